@@ -1,0 +1,74 @@
+"""The agent seam: what an agent sees each turn and what it answers.
+
+An agent is registered with a factory ``factory(settings) -> Agent`` in
+:data:`pytest_spider2v.agents`; ``--agent NAME`` picks it. The runner owns the loop; agents
+never touch the environment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Union
+
+from .task import Task
+
+#: pyautogui code (str), a special word "WAIT" / "FAIL" / "DONE", or a computer_13 dict.
+Action = Union[str, dict[str, Any]]
+SPECIAL_ACTIONS = ("WAIT", "FAIL", "DONE")
+
+
+@dataclass(frozen=True)
+class Observation:
+    screenshot: bytes  #: PNG
+    accessibility_tree: str | None = None
+    #: execution results (original ``/execute`` reply shape) of the previous turn's actions
+    infos: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass
+class Turn:
+    """One agent answer: the raw response (kept in the trajectory) and its parsed actions."""
+
+    response: str
+    actions: list[Action]
+    usage: dict[str, Any] = field(default_factory=dict)  #: tokens / cost, if any
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    name: str
+    max_steps: int = 15
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Agent(Protocol):
+    #: whether the runner must fetch the accessibility tree for each observation
+    needs_accessibility_tree: bool
+
+    def reset(self, task: Task) -> None: ...
+
+    def act(self, instruction: str, observation: Observation) -> Turn: ...
+
+
+def action_kind(action: Action) -> str:
+    """"WAIT" / "FAIL" / "DONE" for special actions (string or computer_13 dict), else "code"."""
+    if isinstance(action, str) and action.strip() in SPECIAL_ACTIONS:
+        return action.strip()
+    if isinstance(action, dict) and action.get("action_type") in SPECIAL_ACTIONS:
+        return str(action["action_type"])
+    return "code"
+
+
+def agent_factory(name: str) -> Any:
+    """The factory for ``--agent NAME``: an exact registration, or one whose ``matches`` accepts it.
+
+    ``matches`` (registration metadata) lets one family serve many names, e.g. every OpenAI model.
+    """
+    from .registries import agents
+
+    if name in agents:
+        return agents.get(name)
+    for candidate in agents:
+        if agents.entry(candidate).meta.get("matches", lambda _n: False)(name):
+            return agents.get(candidate)
+    return agents.get(name)  # raises UnknownName with close matches

@@ -1,0 +1,159 @@
+"""Host-side client of the guest server: the one way the host talks to a running desktop.
+
+Every provider hands out an :class:`Environment`; setup steps, getters and the episode runner
+use only these methods. The endpoints follow the original harness (reference section 4.1) so
+that its task scripts and habits carry over; ``/health`` is ours, for polling readiness.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+#: Prefix of every pyautogui action, as in the original ``execute_python_command``.
+PYAUTOGUI_PREFIX = "import pyautogui; import time; pyautogui.FAILSAFE = False; "
+
+
+class EnvironmentFault(RuntimeError):
+    """The environment (container, guest server, desktop) failed: a harness error, not a score."""
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+    def as_info(self) -> dict[str, object]:
+        """The original ``/execute`` reply shape, kept in trajectories for compatibility."""
+        return {
+            "status": "success" if self.ok else "error",
+            "output": self.stdout,
+            "error": self.stderr,
+            "returncode": self.returncode,
+        }
+
+
+@dataclass
+class Environment:
+    """A restored desktop reachable over HTTP.
+
+    ``ports`` maps guest ports (5000 server, 9222 Chromium DevTools, app ports) to the host
+    ports they are published on, all bound to 127.0.0.1.
+    """
+
+    name: str
+    base_url: str
+    ports: dict[int, int] = field(default_factory=dict)
+    request_timeout: float = 90.0
+
+    def __post_init__(self) -> None:
+        self._http = httpx.Client(base_url=self.base_url, timeout=self.request_timeout)
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw) -> httpx.Response:
+        try:
+            resp = self._http.request(method, path, timeout=timeout or self.request_timeout, **kw)
+        except httpx.HTTPError as exc:
+            raise EnvironmentFault(f"{self.name}: {method} {path} failed: {exc!r}") from exc
+        if resp.status_code >= 500:
+            raise EnvironmentFault(f"{self.name}: {method} {path} -> {resp.status_code}: {resp.text[:500]}")
+        return resp
+
+    def host_url(self, guest_port: int, scheme: str = "http") -> str:
+        """URL on the host for a port published from the guest."""
+        try:
+            return f"{scheme}://127.0.0.1:{self.ports[guest_port]}"
+        except KeyError:
+            raise EnvironmentFault(f"{self.name}: guest port {guest_port} is not published") from None
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- readiness --------------------------------------------------------------------------
+    def wait_ready(self, timeout: float = 120.0, interval: float = 0.25) -> None:
+        """Poll ``/health`` until the desktop (X, window manager, AT-SPI) answers ready."""
+        deadline = time.monotonic() + timeout
+        last = "no answer"
+        while time.monotonic() < deadline:
+            try:
+                resp = self._http.get("/health", timeout=5)
+                if resp.status_code == 200:
+                    return
+                last = resp.text[:300]
+            except httpx.HTTPError as exc:
+                last = repr(exc)
+            time.sleep(interval)
+        raise EnvironmentFault(f"{self.name}: not ready after {timeout:.0f}s ({last})")
+
+    # -- observation ------------------------------------------------------------------------
+    def screenshot(self) -> bytes:
+        """PNG of the whole screen with the pointer drawn."""
+        return self._request("GET", "/screenshot").content
+
+    def accessibility_tree(self) -> str:
+        """AT-SPI tree as XML (reference section 4.2)."""
+        return self._request("GET", "/accessibility").json()["AT"]
+
+    def screen_size(self) -> tuple[int, int]:
+        data = self._request("POST", "/screen_size").json()
+        return int(data["width"]), int(data["height"])
+
+    # -- commands ---------------------------------------------------------------------------
+    def execute(self, command: str | list[str], *, shell: bool = False, timeout: float = 300.0) -> ExecResult:
+        """Run a command to completion as the desktop user."""
+        resp = self._request(
+            "POST", "/execute", json={"command": command, "shell": shell, "timeout": timeout},
+            timeout=timeout + 30,
+        )
+        data = resp.json()
+        if data.get("status") == "error" and "returncode" not in data:
+            raise EnvironmentFault(f"{self.name}: execute {command!r}: {data.get('message')}")
+        return ExecResult(int(data["returncode"]), data.get("output") or "", data.get("error") or "")
+
+    def run_python(self, code: str, *, timeout: float = 90.0) -> ExecResult:
+        """Run one pyautogui action block in a fresh guest interpreter (the action path)."""
+        return self.execute(["python3", "-c", PYAUTOGUI_PREFIX + code], timeout=timeout)
+
+    def launch(self, command: str | list[str], *, shell: bool = False) -> None:
+        """Start a process without waiting for it."""
+        self._request("POST", "/setup/launch", json={"command": command, "shell": shell})
+
+    def open(self, path: str) -> None:
+        """``xdg-open`` a guest file; a missing file is an error."""
+        resp = self._request("POST", "/setup/open_file", json={"path": path})
+        if resp.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: open {path}: {resp.text[:300]}")
+
+    def activate_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
+        self._request(
+            "POST", "/setup/activate_window",
+            json={"window_name": window_name, "strict": strict, "by_class": by_class},
+        )
+
+    # -- files ------------------------------------------------------------------------------
+    def upload(self, data: bytes | Path, guest_path: str) -> None:
+        payload = data.read_bytes() if isinstance(data, Path) else data
+        resp = self._request(
+            "POST", "/setup/upload",
+            data={"file_path": guest_path},
+            files={"file_data": (Path(guest_path).name, payload)},
+        )
+        if resp.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: upload to {guest_path}: {resp.text[:300]}")
+
+    def download(self, guest_path: str) -> bytes | None:
+        """Bytes of a guest file, or None when it does not exist."""
+        resp = self._request("POST", "/file", data={"file_path": guest_path})
+        if resp.status_code == 404:
+            return None
+        if resp.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: download {guest_path}: {resp.status_code}")
+        return resp.content

@@ -1,0 +1,148 @@
+"""The pytest plugin: options, markers and collection of task files as test items.
+
+Nothing here knows a particular app, agent or metric; those arrive through the registries.
+The fixtures that run a task (environment, agent, episode, evaluation) live in ``fixtures/``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import registries
+from .agent import agent_factory
+from .records import FINAL_STATUSES
+from .stash import RUN_DIR
+from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
+
+#: environment variable naming the controller process that owns this run's environments
+OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("spider2v", "Spider2-V benchmark")
+    group.addoption("--agent", dest="spider2v_agent", metavar="NAME",
+                    help="agent that runs the tasks (e.g. oracle, noop); required to run tasks")
+    group.addoption("--agent-option", dest="spider2v_agent_options", action="append", default=[],
+                    metavar="KEY=VALUE", help="option passed to the agent (repeatable)")
+    group.addoption("--provider", dest="spider2v_provider", default="docker", metavar="NAME",
+                    help="environment provider (default: docker)")
+    group.addoption("--max-steps", dest="spider2v_max_steps", type=int, default=15, metavar="N",
+                    help="agent turns per task (default: 15, as the paper)")
+    group.addoption("--task-timeout", dest="spider2v_task_timeout", type=float, default=1800.0, metavar="S",
+                    help="seconds an episode may take (default: 1800, as the paper)")
+    group.addoption("--sleep-after-action", dest="spider2v_sleep_after_action", type=float, default=0.5,
+                    metavar="S", help="pause after each action before observing (default: 0.5)")
+    group.addoption("--results-dir", dest="spider2v_results_dir", default="results", metavar="DIR",
+                    help="where per-task records are written (default: ./results)")
+    group.addoption("--run-name", dest="spider2v_run_name", metavar="NAME",
+                    help="name of this run's folder under --results-dir (default: the agent's name)")
+    group.addoption("--resume", dest="spider2v_resume", action="store_true",
+                    help="reuse finished records of this run instead of running those tasks again")
+    group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
+                    default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
+                    help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, text in _fixed_markers():
+        config.addinivalue_line("markers", f"{name}: {text}")
+    if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) owns the run
+        from .providers import owner_token
+
+        os.environ[OWNER_ENV] = owner_token(os.getpid())
+    run = config.getoption("spider2v_run_name") or config.getoption("spider2v_agent") or "run"
+    config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / run
+
+
+def _fixed_markers() -> list[tuple[str, str]]:
+    words = [(c, "task category") for c in CATEGORIES]
+    words += [(i, "task interface") for i in INTERFACES]
+    words += [(v, "instruction variant") for v in VARIANTS]
+    words += [(d, "difficulty from action_number (<=5, 6-15, >15)") for d in DIFFICULTIES]
+    words.append(("account", "task needs a cloud account"))
+    return words
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if is_task_file(file_path):
+        return TaskFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Fail fast, once, on a bad --agent instead of erroring every task."""
+    if config.option.collectonly or not any(isinstance(i, TaskItem) for i in items):
+        return
+    agent = config.getoption("spider2v_agent")
+    if not agent:
+        raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registries.agents)})")
+    try:
+        agent_factory(agent)
+        registries.providers.get(config.getoption("spider2v_provider"))
+    except LookupError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+class TaskFile(pytest.Module):
+    """A task JSON file; collects one item per runnable variant.
+
+    A Module subclass (with a synthetic module object) so that items are ordinary
+    :class:`pytest.Function` items: fixtures, ``-k``, ``-m``, ``--lf``, xdist and reports all
+    treat them like any test.
+    """
+
+    def _getobj(self) -> Any:
+        import types
+
+        return types.ModuleType(self.path.stem)
+
+    def collect(self) -> list[pytest.Item]:
+        try:
+            tasks = load_tasks(self.path)
+        except TaskFormatError as exc:
+            # One bad task must not stop the others: let the session run despite this error.
+            self.config.option.continue_on_collection_errors = True
+            raise self.CollectError(str(exc)) from None
+        return [TaskItem.from_task(self, task) for task in tasks]
+
+
+def run_task(spider2v_outcome: Any) -> None:
+    """The body of every task item: the score decides the outcome."""
+    outcome = spider2v_outcome
+    if outcome.score < 1:
+        pytest.fail(f"score {outcome.score:g}: {outcome.detail}", pytrace=False)
+
+
+class TaskItem(pytest.Function):
+    """One task variant as a test. ``item.task`` holds the :class:`Task`."""
+
+    task: Task
+
+    @classmethod
+    def from_task(cls, parent: TaskFile, task: Task) -> TaskItem:
+        name = f"{task.id}[{task.variant}]" if task.layout == "project" else task.id
+        item = cls.from_parent(parent, name=name, callobj=run_task, originalname=task.id)
+        item.task = task
+        for marker in task.markers:
+            _ensure_marker(item.config, marker)
+            item.add_marker(marker)
+        return item
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"{self.task.key}"
+
+
+def _ensure_marker(config: pytest.Config, name: str) -> None:
+    if not any(line.split(":")[0].strip() == name for line in config.getini("markers")):
+        config.addinivalue_line("markers", f"{name}: related app")
+
+
+def recorded_outcome(result: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:
+    """A finished record of the same agent, reusable by ``--resume``."""
+    if result and result.get("status") in FINAL_STATUSES and result.get("agent") == agent:
+        return result
+    return None

@@ -1,0 +1,101 @@
+"""Name -> implementation registries: the seams through which steps, getters, metrics,
+agents and providers plug in without the core knowing any of them.
+
+A name can also be *declared* without an implementation (for example a cloud getter of the
+original benchmark). Declared names pass task validation, and using one raises
+:class:`Unavailable` with the reason, which the runner turns into a skip.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class UnknownName(LookupError):
+    """A task or option names something no registry knows."""
+
+
+class Unavailable(RuntimeError):
+    """A known name that cannot run here (needs an account, a program, or is not built yet)."""
+
+    def __init__(self, kind: str, name: str, reason: str) -> None:
+        super().__init__(f"{kind} '{name}' is unavailable: {reason}")
+        self.kind = kind
+        self.name = name
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    name: str
+    obj: T | None
+    meta: dict[str, Any] = field(default_factory=dict)
+    unavailable: str | None = None  # reason, for declared-only names
+
+
+class Registry(Generic[T]):
+    """A named collection of implementations of one kind ("metric", "agent", ...)."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._entries: dict[str, Entry[T]] = {}
+
+    def register(self, name: str | None = None, **meta: Any) -> Callable[[T], T]:
+        """Decorator: ``@metrics.register()`` uses the function's own name."""
+
+        def decorate(obj: T) -> T:
+            self.add(name or getattr(obj, "__name__"), obj, **meta)
+            return obj
+
+        return decorate
+
+    def add(self, name: str, obj: T, **meta: Any) -> None:
+        self._entries[name] = Entry(name, obj, meta)
+
+    def declare(self, name: str, reason: str, **meta: Any) -> None:
+        """Know a name without implementing it; using it raises :class:`Unavailable`."""
+        if name not in self._entries or self._entries[name].obj is None:
+            self._entries[name] = Entry(name, None, meta, unavailable=reason)
+
+    def entry(self, name: str) -> Entry[T]:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise UnknownName(self._unknown_message(name)) from None
+
+    def get(self, name: str) -> T:
+        entry = self.entry(name)
+        if entry.obj is None:
+            raise Unavailable(self.kind, name, entry.unavailable or "not implemented")
+        return entry.obj
+
+    def _unknown_message(self, name: str) -> str:
+        close = difflib.get_close_matches(name, list(self._entries), n=3)
+        hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        return f"unknown {self.kind} '{name}'{hint}"
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._entries))
+
+    def available(self) -> list[str]:
+        return sorted(n for n, e in self._entries.items() if e.obj is not None)
+
+
+def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
+    """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
+    sig = inspect.signature(fn)
+    dummies = [None] * leading
+    try:
+        sig.bind(*dummies, **params)
+    except TypeError as exc:
+        return str(exc)
+    return None

@@ -1,0 +1,101 @@
+"""The episode loop: observe -> agent.act -> execute, until DONE/FAIL or a limit.
+
+As in the paper, ``max_steps`` bounds agent *turns*; a turn may carry several actions. Unlike the
+original, the screenshot recorded for a step is the state *after* that action (reference §9.6).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .agent import Action, Agent, Observation, action_kind
+from .context import TaskContext
+from .environment import Environment
+from .records import TaskRecord
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class EpisodeSettings:
+    max_steps: int = 15
+    time_limit: float = 1800.0
+    sleep_after_action: float = 0.5
+
+
+@dataclass
+class Episode:
+    """What happened: every action taken and why the loop stopped."""
+
+    actions: list[Action] = field(default_factory=list)
+    stop_reason: str = ""
+
+
+def observe(env: Environment, with_tree: bool) -> Observation:
+    return Observation(env.screenshot(), env.accessibility_tree() if with_tree else None)
+
+
+def execute(env: Environment, action: Action) -> dict[str, Any]:
+    """Run one non-special action; returns the original ``/execute`` reply shape."""
+    if isinstance(action, str):
+        return env.run_python(action).as_info()
+    return {"status": "error", "message": f"unsupported action {action!r}: expected pyautogui code"}
+
+
+def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Observation,
+                settings: EpisodeSettings) -> Episode:
+    """Drive ``agent`` until it finishes or a limit is hit, recording every step."""
+    episode = Episode()
+    deadline = time.monotonic() + settings.time_limit
+    observation = first
+    index = 0
+    for turn_number in range(1, settings.max_steps + 1):
+        if time.monotonic() > deadline:
+            episode.stop_reason = f"time limit of {settings.time_limit:g}s reached"
+            return episode
+        started = time.monotonic()
+        turn = agent.act(ctx.task.instruction, observation)
+        think = time.monotonic() - started
+        _add_usage(record, turn.usage)
+        if not turn.actions:
+            record.step({"index": index + 1, "turn": turn_number, "response": turn.response, "action": None,
+                         "kind": "none", "info": {"status": "error", "message": "no valid action in the reply"},
+                         "duration": 0.0, "think": round(think, 4), "usage": turn.usage})
+        infos: list[dict[str, Any]] = []
+        for position, action in enumerate(turn.actions):
+            first_of_turn = position == 0
+            index += 1
+            kind = action_kind(action)
+            started = time.monotonic()
+            if kind == "code":
+                info = execute(ctx.env, action)
+            else:
+                info = {"status": "success", "output": "", "error": "", "returncode": 0}
+            if kind == "WAIT":
+                time.sleep(settings.sleep_after_action)
+            time.sleep(settings.sleep_after_action)
+            observation = observe(ctx.env, agent.needs_accessibility_tree)
+            files = record.observation(index, observation.screenshot, observation.accessibility_tree)
+            record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
+                         "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4),
+                         "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
+                         "usage": turn.usage if first_of_turn else {}})
+            infos.append(info)
+            episode.actions.append(action)
+            ctx.history.append(action)
+            if kind in ("DONE", "FAIL"):
+                episode.stop_reason = kind
+                return episode
+        observation = Observation(observation.screenshot, observation.accessibility_tree, tuple(infos))
+    episode.stop_reason = f"step limit of {settings.max_steps} turns reached"
+    return episode
+
+
+def _add_usage(record: TaskRecord, usage: dict[str, Any]) -> None:
+    totals = record.result.setdefault("usage", {})
+    for key, value in usage.items():
+        if isinstance(value, (int, float)):
+            totals[key] = totals.get(key, 0) + value

@@ -1,0 +1,340 @@
+"""Task files: parsing, validation and the in-memory :class:`Task`.
+
+Two layouts are read:
+
+* **project** -- ``tasks/<app>/<task-id>/task.json`` beside ``verbose_instruction.txt``, its data
+  files and ``solution.py``. Host paths in the task are relative to the task folder. One file
+  yields two tasks, the abstract and the verbose variant, as the paper's pairs.
+* **spider2v** -- ``<root>/evaluation_examples/examples/<app>/<id>/<id>.json`` as published.
+  Host paths are relative to ``<root>``; the file is already one variant (its tags say which).
+
+Every problem is reported as a :class:`TaskFormatError` naming the file, the task and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from .registries import getters, metrics, setup_steps
+from .registry import check_parameters
+
+PROJECT_FILE = "task.json"
+VERBOSE_FILE = "verbose_instruction.txt"
+SOLUTION_FILE = "solution.py"
+VERBOSE_HEADER = "\nHere is a step-by-step tutorial from an expert instructing you how to complete it:\n"
+VERBOSE_FOOTER = (
+    "\nYou can exactly follow the detailed plan above or proactively tackle the task based on the "
+    "real-time environment interaction by yourself."
+)
+INTERFACES = ("cli", "gui", "cli+gui")
+VARIANTS = ("abstract", "verbose")
+CATEGORIES = (
+    "data_warehousing",
+    "data_transformation",
+    "data_ingestion_and_integration",
+    "data_analysis_and_visualization",
+    "data_orchestration",
+    "traditional_data_processing",
+    "it_service_management",
+)
+DIFFICULTIES = ("easy", "medium", "hard")
+
+
+class TaskFormatError(Exception):
+    """A task file that cannot be used, with where exactly the problem is."""
+
+    def __init__(self, path: Path, task_id: str | None, field_: str | None, message: str) -> None:
+        where = f"{path}"
+        if task_id:
+            where += f": task '{task_id}'"
+        if field_:
+            where += f": field '{field_}'"
+        super().__init__(f"{where}: {message}")
+        self.path, self.task_id, self.field, self.message = path, task_id, field_, message
+
+
+# -- the schema ---------------------------------------------------------------------------------
+
+
+class StepSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    type: str
+    parameters: dict[str, Any] = {}
+
+
+class GetterSpec(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: str
+
+
+GetterSlot = Union[GetterSpec, list[Union[GetterSpec, None]], None]
+
+
+class EvaluatorSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    func: Union[str, list[str]]
+    result: GetterSlot = None
+    expected: GetterSlot = None
+    options: Union[dict[str, Any], list[Union[dict[str, Any], None]], None] = None
+    conj: Literal["and", "or"] = "and"
+    postconfig: list[StepSpec] = []
+
+
+class TaskSpec(BaseModel):
+    """The JSON document. Keys are those of the original harness (reference section 1.2)."""
+
+    model_config = ConfigDict(extra="forbid")
+    id: str
+    snapshot: str
+    instruction: str
+    source: list[str] = []
+    related_apps: list[str]
+    tags: list[str]
+    action_number: int
+    config: list[StepSpec] = []
+    evaluator: EvaluatorSpec
+    counterpart: str | None = None
+
+    @field_validator("id", "snapshot", "instruction")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @field_validator("related_apps")
+    @classmethod
+    def _some_app(cls, value: list[str]) -> list[str]:
+        if not value:
+            raise ValueError("must name at least one application")
+        return value
+
+    @field_validator("action_number")
+    @classmethod
+    def _positive(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError("must be at least 1")
+        return value
+
+
+# -- the task -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Task:
+    """One runnable variant of a task file."""
+
+    spec: TaskSpec
+    path: Path  #: the task JSON file
+    root: Path  #: base of relative host paths in the task
+    layout: Literal["project", "spider2v"]
+    variant: str  #: "abstract" or "verbose"
+    instruction: str  #: the full instruction the agent receives
+    app: str  #: the app folder the task lives in
+    solution: Path | None = None
+    extra_markers: tuple[str, ...] = field(default=())
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def key(self) -> str:
+        """Readable, unique name: ``<app>/<id>`` plus ``[variant]`` for project tasks."""
+        suffix = f"[{self.variant}]" if self.layout == "project" else ""
+        return f"{self.app}/{self.id}{suffix}"
+
+    @property
+    def folder(self) -> Path:
+        return self.path.parent
+
+    @property
+    def category(self) -> str:
+        return next((t for t in self.spec.tags if t in CATEGORIES), "uncategorised")
+
+    @property
+    def interface(self) -> str:
+        return next((t for t in self.spec.tags if t in INTERFACES), "gui")
+
+    @property
+    def account(self) -> bool:
+        return "account" in self.spec.tags
+
+    @property
+    def difficulty(self) -> str:
+        n = self.spec.action_number
+        return "easy" if n <= 5 else "medium" if n <= 15 else "hard"
+
+    @property
+    def markers(self) -> list[str]:
+        """Marker names: each related app, category, interface, variant, account, difficulty."""
+        names = [*self.spec.related_apps, self.category, self.interface, self.variant, self.difficulty]
+        if self.account:
+            names.append("account")
+        names.extend(self.extra_markers)
+        return list(dict.fromkeys(names))
+
+    def host_path(self, relative: str) -> Path:
+        """A host file named by the task (relative to the task's root)."""
+        p = Path(relative).expanduser()
+        return p if p.is_absolute() else self.root / p
+
+
+# -- loading ------------------------------------------------------------------------------------
+
+
+def is_task_file(path: Path) -> bool:
+    if path.suffix != ".json":
+        return False
+    if path.name == PROJECT_FILE:
+        return True
+    return path.stem == path.parent.name and _spider2v_root(path) is not None
+
+
+def _spider2v_root(path: Path) -> Path | None:
+    """The directory holding ``evaluation_examples`` above a Spider2-V task file."""
+    for parent in path.parents:
+        if parent.name == "evaluation_examples":
+            return parent.parent
+    return None
+
+
+def load_tasks(path: Path) -> list[Task]:
+    """All runnable variants of one task file, or a :class:`TaskFormatError`."""
+    raw = _read_json(path)
+    task_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    try:
+        spec = TaskSpec.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise TaskFormatError(path, task_id, _loc(err["loc"]), _pydantic_message(err, len(exc.errors()))) from None
+    _check_names(path, spec)
+    if path.name == PROJECT_FILE:
+        return _project_variants(path, spec)
+    root = _spider2v_root(path)
+    assert root is not None
+    variant = next((t for t in spec.tags if t in VARIANTS), "abstract")
+    app = path.parent.parent.name
+    return [Task(spec, path, root, "spider2v", variant, spec.instruction, app)]
+
+
+def _project_variants(path: Path, spec: TaskSpec) -> list[Task]:
+    folder = path.parent
+    app = folder.parent.name
+    for tag in VARIANTS:
+        if tag in spec.tags:
+            raise TaskFormatError(path, spec.id, "tags", f"'{tag}' is implied by the folder layout; remove it")
+    solution = folder / SOLUTION_FILE
+    tasks = [Task(spec, path, folder, "project", "abstract", spec.instruction, app, solution if solution.exists() else None)]
+    verbose = folder / VERBOSE_FILE
+    if verbose.exists():
+        text = spec.instruction + VERBOSE_HEADER + verbose.read_text(encoding="utf-8").strip() + VERBOSE_FOOTER
+        tasks.append(Task(spec, path, folder, "project", "verbose", text, app, tasks[0].solution))
+    return tasks
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TaskFormatError(path, None, None, f"cannot read: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TaskFormatError(path, None, None, f"invalid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif part in {"str", "list[str]", "GetterSpec", "list[nullable[GetterSpec]]", "dict[str,any]"} or "[" in str(part):
+            continue  # pydantic's union-branch labels say nothing to a task author
+        else:
+            out += f".{part}" if out else str(part)
+    return out
+
+
+def _pydantic_message(err: dict[str, Any], count: int) -> str:
+    msg = err["msg"]
+    if err["type"] == "missing":
+        msg = "required key is missing"
+    elif err["type"] == "extra_forbidden":
+        msg = "unknown key"
+    more = f" (and {count - 1} more problem{'s' if count > 2 else ''})" if count > 1 else ""
+    return msg + more
+
+
+def _check_names(path: Path, spec: TaskSpec) -> None:
+    """Every step type, getter and metric must be known; implemented steps must bind."""
+
+    def fail(field_: str, message: str) -> None:
+        raise TaskFormatError(path, spec.id, field_, message)
+
+    def check_steps(steps: list[StepSpec], where: str) -> None:
+        for i, step in enumerate(steps):
+            if step.type not in setup_steps:
+                fail(f"{where}[{i}].type", _unknown(setup_steps, step.type))
+            fn = setup_steps.entry(step.type).obj
+            if fn is not None and (problem := check_parameters(fn, 1, step.parameters)):
+                fail(f"{where}[{i}].parameters", f"{step.type}: {problem}")
+
+    check_steps(spec.config, "config")
+    check_steps(spec.evaluator.postconfig, "evaluator.postconfig")
+
+    ev = spec.evaluator
+    funcs = ev.func if isinstance(ev.func, list) else [ev.func]
+    for i, name in enumerate(funcs):
+        where = f"evaluator.func[{i}]" if isinstance(ev.func, list) else "evaluator.func"
+        if name != "infeasible" and name not in metrics:
+            fail(where, _unknown(metrics, name))
+    if isinstance(ev.func, list):
+        for slot in ("result", "expected", "options"):
+            value = getattr(ev, slot)
+            if isinstance(value, list) and len(value) != len(funcs):
+                fail(f"evaluator.{slot}", f"has {len(value)} entries but evaluator.func has {len(funcs)}")
+    elif "infeasible" not in funcs:
+        for slot in ("result", "expected", "options"):
+            if isinstance(getattr(ev, slot), list):
+                fail(f"evaluator.{slot}", "is a list but evaluator.func is a single metric")
+    if "infeasible" not in funcs and ev.result is None:
+        fail("evaluator.result", "required key is missing")
+    for slot in ("result", "expected"):
+        value = getattr(ev, slot)
+        items = value if isinstance(value, list) else [value]
+        for i, getter in enumerate(items):
+            if getter is not None and getter.type not in getters:
+                where = f"evaluator.{slot}[{i}].type" if isinstance(value, list) else f"evaluator.{slot}.type"
+                fail(where, _unknown(getters, getter.type))
+
+
+def _unknown(registry: Any, name: str) -> str:
+    try:
+        registry.entry(name)
+    except LookupError as exc:
+        return str(exc).strip("'\"")
+    return f"unknown {registry.kind} '{name}'"
+
+
+
+def unavailable_reasons(task: Task, settings_dir: Path | None) -> list[str]:
+    """Why this task cannot run here (account settings missing, declared-only names), if at all."""
+    reasons: list[str] = []
+    if task.account and settings_dir is None:
+        reasons.append("needs cloud account settings; pass --settings-dir (or set SPIDER2V_SETTINGS_DIR)")
+    ev = task.spec.evaluator
+    named = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
+    named += [(metrics, f) for f in (ev.func if isinstance(ev.func, list) else [ev.func]) if f != "infeasible"]
+    for slot in (ev.result, ev.expected):
+        named += [(getters, g.type) for g in (slot if isinstance(slot, list) else [slot]) if g is not None]
+    for registry, name in dict.fromkeys(named):
+        entry = registry.entry(name)
+        if entry.obj is None:
+            reasons.append(f"{registry.kind} '{name}': {entry.unavailable}")
+    return reasons
