@@ -125,7 +125,7 @@ class TaskItem(pytest.Function):
     @classmethod
     def from_task(cls, parent: TaskFile, task: Task) -> TaskItem:
         name = f"{task.id}[{task.variant}]" if task.layout == "project" else task.id
-        item = cls.from_parent(parent, name=name, callobj=run_task, originalname=task.id)
+        item = cls.from_parent(parent, name=name, callobj=run_task)
         item.task = task
         for marker in task.markers:
             _ensure_marker(item.config, marker)

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Prepare this machine for the benchmark: Docker engine (started if none runs), debootstrap,
+# a virtualenv with the project installed, and the environment images (reused when unchanged).
+# Safe to run again: each step only does what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+
+missing=()
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
+command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "bootstrap: installing ${missing[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! docker info >/dev/null 2>&1; then
+    echo "bootstrap: starting dockerd"
+    $SUDO sh -c 'nohup dockerd >/var/log/spider2v-dockerd.log 2>&1 &'
+    for _ in $(seq 120); do docker info >/dev/null 2>&1 && break; sleep 0.5; done
+    docker info >/dev/null 2>&1 || { echo "bootstrap: dockerd did not start; see /var/log/spider2v-dockerd.log" >&2; exit 1; }
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e .
+
+.venv/bin/spider2v-build

@@ -1,0 +1,143 @@
+"""Whole benchmark runs in real containers: the acceptance of the walking skeleton.
+
+Each test starts pytest in a subprocess exactly as a user would, then checks its records,
+report and leftovers.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import docker
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+LABEL = "pytest-spider2v"
+
+
+def run_pytest(*args: str, cwd: Path = ROOT, timeout: float = 2400) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def records(results: Path) -> list[dict]:
+    return [json.loads(p.read_text()) for p in sorted(results.rglob("result.json"))]
+
+
+def containers_of(pid: int) -> list:
+    client = docker.from_env()
+    found = client.containers.list(all=True, filters={"label": LABEL})
+    return [c for c in found if c.labels.get(f"{LABEL}.owner", "").startswith(f"{pid}:")]
+
+
+def project_items() -> int:
+    out = run_pytest("tasks/", "--collect-only", "-q").stdout
+    return sum(1 for line in out.splitlines() if "::" in line)
+
+
+def test_oracle_scores_1_on_every_task_and_the_report_shows_every_step(tmp_path: Path) -> None:
+    html = tmp_path / "report.html"
+    proc = run_pytest("tasks/", "--agent", "oracle", "-n", "2", "--results-dir", str(tmp_path / "results"),
+                      f"--html={html}", "--self-contained-html", f"--junitxml={tmp_path / 'junit.xml'}")
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    done = records(tmp_path / "results")
+    assert len(done) == project_items() >= 16
+    assert {(r["status"], r["score"]) for r in done} == {("passed", 1.0)}
+    steps = sum(len(r["steps"]) for r in done)
+    report = html.read_text()
+    # every step's screenshot (plus each task's first observation) is embedded in the report
+    assert report.count("data:image/jpeg;base64,") >= steps + len(done)
+    assert "spider2v summary" in proc.stdout
+    assert (tmp_path / "junit.xml").read_text().count("<testcase") == len(done)
+
+
+def test_noop_fails_every_task_with_score_0_and_none_errors(tmp_path: Path) -> None:
+    proc = run_pytest("tasks/", "--agent", "noop", "-n", "2", "--results-dir", str(tmp_path))
+    done = records(tmp_path)
+    assert len(done) == project_items()
+    assert {(r["status"], r["score"]) for r in done} == {("failed", 0.0)}
+    assert " error" not in proc.stdout.splitlines()[-1], proc.stdout[-3000:]
+    assert proc.returncode == 1
+
+
+def write_task(root: Path, task_id: str, config: list, check: str, include: str) -> None:
+    """A tiny project task whose evaluator runs a shell check in the guest."""
+    folder = root / "tasks" / "terminal" / task_id
+    folder.mkdir(parents=True)
+    (folder / "task.json").write_text(json.dumps({
+        "id": task_id, "snapshot": "desktop", "instruction": "Nothing to do.", "source": [],
+        "related_apps": ["terminal"], "tags": ["traditional_data_processing", "cli"], "action_number": 1,
+        "config": config,
+        "evaluator": {"func": "check_include_exclude",
+                      "result": {"type": "vm_command_line", "command": check, "shell": True},
+                      "expected": {"type": "rule", "rules": {"include": [include], "exclude": []}}},
+    }))
+
+
+LEAK = "/home/user/Desktop/leak.txt"
+
+
+def test_each_task_starts_from_a_pristine_snapshot_on_the_same_worker(tmp_path: Path) -> None:
+    write_task(tmp_path, "a-writes", [{"type": "execute", "parameters": {"command": f"echo x > {LEAK}", "shell": True}}],
+               f"test -e {LEAK} && echo present || echo absent", "present")
+    write_task(tmp_path, "b-checks", [], f"test -e {LEAK} && echo present || echo absent", "absent")
+    proc = run_pytest("tasks", "--agent", "noop", "-v", "--results-dir", str(tmp_path / "results"), cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-4000:]
+    assert "a-writes[abstract] PASSED" in proc.stdout and "b-checks[abstract] PASSED" in proc.stdout
+
+
+def test_bad_task_files_are_collection_errors_and_the_others_still_run(tmp_path: Path) -> None:
+    write_task(tmp_path, "good", [], "echo fine", "fine")
+    broken = tmp_path / "tasks" / "terminal" / "broken" / "task.json"
+    broken.parent.mkdir(parents=True)
+    broken.write_text('{"id": "broken", "snapshot": "desktop",,}')
+    write_task(tmp_path, "bad-metric", [], "echo x", "x")
+    bad = tmp_path / "tasks" / "terminal" / "bad-metric" / "task.json"
+    bad.write_text(bad.read_text().replace("check_include_exclude", "check_include_exclud"))
+    proc = run_pytest("tasks", "--agent", "noop", "--results-dir", str(tmp_path / "results"), cwd=tmp_path)
+    out = proc.stdout
+    assert "tasks/terminal/broken/task.json: invalid JSON at line 1" in out
+    assert "tasks/terminal/bad-metric/task.json: task 'bad-metric': field 'evaluator.func': unknown metric" in out
+    assert "1 passed, 2 errors" in out.splitlines()[-1]
+    assert proc.returncode == 1
+
+
+def start_and_wait_for_container(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 300
+    while not containers_of(proc.pid):
+        assert proc.poll() is None and time.monotonic() < deadline, "no container appeared"
+        time.sleep(0.5)
+    return proc
+
+
+def slow_task(root: Path) -> None:
+    write_task(root, "slow", [{"type": "execute", "parameters": {"command": "sleep 120"}}], "echo x", "x")
+
+
+def test_ctrl_c_removes_the_runs_containers(tmp_path: Path) -> None:
+    slow_task(tmp_path)
+    proc = start_and_wait_for_container(["tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r")], tmp_path)
+    proc.send_signal(signal.SIGINT)
+    proc.wait(timeout=120)
+    assert containers_of(proc.pid) == []
+
+
+def test_a_crashed_runs_leftovers_are_removed_at_the_next_start(tmp_path: Path) -> None:
+    slow_task(tmp_path)
+    proc = start_and_wait_for_container(["tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r")], tmp_path)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert containers_of(proc.pid), "a killed run leaves its container behind"
+    write_task(tmp_path / "next", "quick", [], "echo x", "x")
+    run_pytest("tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r2"), cwd=tmp_path / "next")
+    assert containers_of(proc.pid) == []

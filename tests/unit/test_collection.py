@@ -1,0 +1,154 @@
+"""Collection of task files: both layouts, node ids, markers, and errors that name file and field."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "spider2v-sample" / "evaluation_examples" / "examples"
+
+TASK: dict = {
+    "id": "sum-sales",
+    "snapshot": "desktop",
+    "instruction": "Add a total row.",
+    "source": [],
+    "related_apps": ["calc"],
+    "tags": ["traditional_data_processing", "gui"],
+    "action_number": 3,
+    "config": [{"type": "sleep", "parameters": {"seconds": 0.1}}],
+    "evaluator": {
+        "func": "exact_match",
+        "result": {"type": "rule", "rules": "x"},
+        "expected": {"type": "rule", "rules": {"expected": "y"}},
+    },
+}
+
+
+def write_task(root: Path, app: str, task: dict, verbose: str | None = "1. a\n2. b\n3. c") -> Path:
+    folder = root / "tasks" / app / task["id"]
+    folder.mkdir(parents=True)
+    path = folder / "task.json"
+    path.write_text(json.dumps(task), encoding="utf-8")
+    if verbose is not None:
+        (folder / "verbose_instruction.txt").write_text(verbose, encoding="utf-8")
+    return path
+
+
+def collected(result: pytest.RunResult) -> list[str]:
+    return [line for line in result.outlines if "::" in line]
+
+
+def test_project_task_gives_an_abstract_and_a_verbose_item(pytester: pytest.Pytester) -> None:
+    write_task(pytester.path, "calc", TASK)
+    result = pytester.runpytest("tasks", "--collect-only", "-q", "--strict-markers")
+    assert collected(result) == [
+        "tasks/calc/sum-sales/task.json::sum-sales[abstract]",
+        "tasks/calc/sum-sales/task.json::sum-sales[verbose]",
+    ]
+    assert result.ret == 0
+
+
+def test_markers_select_by_app_difficulty_variant_and_interface(pytester: pytest.Pytester) -> None:
+    write_task(pytester.path, "calc", TASK)
+    write_task(pytester.path, "sqlite", {**TASK, "id": "hard-one", "related_apps": ["terminal", "sqlite3"],
+                                        "tags": ["data_warehousing", "cli"], "action_number": 16},
+               verbose=None)
+    easy_calc = collected(pytester.runpytest("tasks", "--collect-only", "-q", "--strict-markers", "-m", "calc and easy"))
+    assert easy_calc == ["tasks/calc/sum-sales/task.json::sum-sales[abstract]",
+                         "tasks/calc/sum-sales/task.json::sum-sales[verbose]"]
+    hard = collected(pytester.runpytest("tasks", "--collect-only", "-q", "-m", "hard and cli and sqlite3"))
+    assert hard == ["tasks/sqlite/hard-one/task.json::hard-one[abstract]"]
+    verbose = collected(pytester.runpytest("tasks", "--collect-only", "-q", "-m", "verbose"))
+    assert verbose == ["tasks/calc/sum-sales/task.json::sum-sales[verbose]"]
+    by_k = collected(pytester.runpytest("tasks", "--collect-only", "-q", "-k", "hard-one"))
+    assert by_k == ["tasks/sqlite/hard-one/task.json::hard-one[abstract]"]
+
+
+def test_verbose_instruction_is_built_as_in_the_paper(pytester: pytest.Pytester) -> None:
+    from pytest_spider2v.task import load_tasks
+
+    path = write_task(pytester.path, "calc", TASK, verbose="1. open\n2. type\n")
+    abstract, verbose = load_tasks(path)
+    assert abstract.instruction == "Add a total row."
+    assert verbose.instruction == (
+        "Add a total row.\nHere is a step-by-step tutorial from an expert instructing you how to complete it:\n"
+        "1. open\n2. type\nYou can exactly follow the detailed plan above or proactively tackle the task "
+        "based on the real-time environment interaction by yourself."
+    )
+    assert (abstract.difficulty, verbose.variant, abstract.key) == ("easy", "verbose", "calc/sum-sales[abstract]")
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field", "words"),
+    [
+        (lambda t: t.pop("evaluator"), "evaluator", "required key is missing"),
+        (lambda t: t.update(action_number="three"), "action_number", "integer"),
+        (lambda t: t.update(evaluater={}), "evaluater", "unknown key"),
+        (lambda t: t["evaluator"].update(func="compare_tabel"), "evaluator.func", "did you mean 'compare_table'"),
+        (lambda t: t["config"].append({"type": "opne", "parameters": {"path": "/x"}}), "config[1].type",
+         "unknown setup step 'opne'"),
+        (lambda t: t["config"].append({"type": "open", "parameters": {"file": "/x"}}), "config[1].parameters",
+         "open: missing a required argument: 'path'"),
+        (lambda t: t["evaluator"].update(result={"type": "vm_fiel", "path": "/x"}), "evaluator.result.type",
+         "unknown getter 'vm_fiel'"),
+        (lambda t: t["evaluator"].update(func=["exact_match", "exact_match"]), "evaluator.result",
+         "must be a list of 2 entries, one per metric"),
+    ],
+)
+def test_bad_task_is_a_collection_error_naming_file_task_and_field(pytester, mutate, field, words) -> None:
+    task = json.loads(json.dumps(TASK))
+    mutate(task)
+    write_task(pytester.path, "calc", task)
+    result = pytester.runpytest("tasks", "--collect-only", "-q")
+    text = result.stdout.str()
+    assert "tasks/calc/sum-sales/task.json: task 'sum-sales'" in text
+    assert f"field '{field}'" in text
+    assert words in text
+    assert result.ret != 0
+
+
+def test_broken_json_names_the_line_and_other_tasks_still_collect(pytester: pytest.Pytester) -> None:
+    write_task(pytester.path, "calc", TASK)
+    bad = pytester.path / "tasks" / "calc" / "broken" / "task.json"
+    bad.parent.mkdir(parents=True)
+    bad.write_text('{"id": "broken",\n "snapshot": }', encoding="utf-8")
+    result = pytester.runpytest("tasks", "--collect-only", "-q")
+    text = result.stdout.str()
+    assert "tasks/calc/broken/task.json: invalid JSON at line 2 column 14: Expecting value" in text
+    assert len(collected(result)) == 2
+    assert "1 error" in text
+
+
+def test_account_tasks_skip_with_the_reason_without_starting_an_environment(pytester: pytest.Pytester) -> None:
+    account = {**TASK, "id": "cloud-one", "tags": ["data_transformation", "gui", "account"],
+               "related_apps": ["dbt_cloud", "chromium"]}
+    write_task(pytester.path, "dbt", account, verbose=None)
+    result = pytester.runpytest("tasks", "--agent", "noop", "--provider", "docker", "-rs")
+    result.assert_outcomes(skipped=1)
+    assert "needs cloud account settings; pass --settings-dir" in result.stdout.str()
+    record = json.loads(next((pytester.path / "results").rglob("result.json")).read_text())
+    assert record["status"] == "skipped"
+
+
+def test_running_tasks_without_an_agent_is_one_usage_error(pytester: pytest.Pytester) -> None:
+    write_task(pytester.path, "calc", TASK)
+    result = pytester.runpytest("tasks")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "choose an agent with --agent NAME (available:" in result.stderr.str()
+    unknown = pytester.runpytest("tasks", "--agent", "orcale")
+    assert "unknown agent 'orcale'; did you mean 'oracle'?" in unknown.stderr.str()
+
+
+@pytest.mark.skipif(not SAMPLE.exists(), reason="../shared/spider2v-sample is not beside the checkout")
+def test_collects_all_102_real_spider2v_tasks(pytester: pytest.Pytester) -> None:
+    result = pytester.runpytest(str(SAMPLE), "--collect-only", "-q", "--strict-markers", "-p", "no:cacheprovider")
+    items = collected(result)
+    assert len(items) == 102
+    assert result.ret == 0
+    excel = [i for i in items if i.split("/")[-3] == "excel"]
+    assert len(excel) == 62
+    by_marker = collected(pytester.runpytest(str(SAMPLE), "--collect-only", "-q", "-p", "no:cacheprovider",
+                                             "-m", "dbt and account"))
+    assert len(by_marker) == 20

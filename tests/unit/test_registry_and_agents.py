@@ -1,0 +1,68 @@
+"""Registries (declared names, suggestions, parameter checks) and the built-in agents' parsing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents.oracle import OracleAgent, solution_actions
+from pytest_spider2v.agent import Observation, action_kind, agent_factory
+from pytest_spider2v.registry import Registry, Unavailable, UnknownName, check_parameters
+
+
+def test_declared_names_are_known_but_unavailable_with_the_reason() -> None:
+    reg: Registry = Registry("getter")
+    reg.add("vm_file", lambda ctx, spec: None)
+    reg.declare("bigquery_table_to_csv", "needs a BigQuery account")
+    assert "bigquery_table_to_csv" in reg
+    with pytest.raises(Unavailable, match="needs a BigQuery account"):
+        reg.get("bigquery_table_to_csv")
+    with pytest.raises(UnknownName, match="did you mean 'vm_file'"):
+        reg.get("vm_fiel")
+    assert reg.available() == ["vm_file"]
+
+
+def test_declaring_never_hides_an_implementation() -> None:
+    reg: Registry = Registry("metric")
+    reg.add("m", len)
+    reg.declare("m", "not here")
+    assert reg.get("m") is len
+
+
+def test_check_parameters_reports_what_does_not_bind() -> None:
+    def step(ctx, path: str, strict: bool = False) -> None: ...
+
+    assert check_parameters(step, 1, {"path": "/x"}) is None
+    assert "missing a required argument: 'path'" in check_parameters(step, 1, {})
+    assert "unexpected keyword argument 'paht'" in check_parameters(step, 1, {"path": "/x", "paht": 1})
+
+
+def test_special_actions_in_both_forms() -> None:
+    assert [action_kind(a) for a in ["DONE", " FAIL\n", {"action_type": "WAIT"}, "pyautogui.click()"]] == [
+        "DONE", "FAIL", "WAIT", "code"]
+
+
+def test_solution_cells_become_actions(tmp_path: Path) -> None:
+    solution = tmp_path / "solution.py"
+    solution.write_text("# %% open the file\npyautogui.hotkey('ctrl', 'o')\n\n# %%\n\n# %% wait\nWAIT\n# %%\nDONE\n")
+    assert solution_actions(solution) == ["pyautogui.hotkey('ctrl', 'o')", "WAIT", "DONE"]
+
+
+def test_oracle_replays_one_cell_per_turn_then_done(tmp_path: Path) -> None:
+    from types import SimpleNamespace
+
+    solution = tmp_path / "solution.py"
+    solution.write_text("# %%\nx = 1\n# %%\nDONE\n")
+    agent = OracleAgent()
+    agent.reset(SimpleNamespace(solution=solution, key="a/b"))  # type: ignore[arg-type]
+    obs = Observation(b"")
+    assert [agent.act("", obs).actions for _ in range(3)] == [["x = 1"], ["DONE"], ["DONE"]]
+    with pytest.raises(Unavailable, match="no reference solution"):
+        agent.reset(SimpleNamespace(solution=None, key="a/b"))  # type: ignore[arg-type]
+
+
+def test_agent_names_resolve_exactly_or_with_suggestions() -> None:
+    assert agent_factory("noop") is not None
+    with pytest.raises(UnknownName, match="did you mean 'noop'"):
+        agent_factory("nop")
