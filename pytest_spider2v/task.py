@@ -297,8 +297,8 @@ def _check_names(path: Path, spec: TaskSpec) -> None:
     if isinstance(ev.func, list):
         for slot in ("result", "expected", "options"):
             value = getattr(ev, slot)
-            if isinstance(value, list) and len(value) != len(funcs):
-                fail(f"evaluator.{slot}", f"has {len(value)} entries but evaluator.func has {len(funcs)}")
+            if value is not None and (not isinstance(value, list) or len(value) != len(funcs)):
+                fail(f"evaluator.{slot}", f"must be a list of {len(funcs)} entries, one per metric in evaluator.func")
     elif "infeasible" not in funcs:
         for slot in ("result", "expected", "options"):
             if isinstance(getattr(ev, slot), list):

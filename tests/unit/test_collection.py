@@ -150,5 +150,5 @@ def test_collects_all_102_real_spider2v_tasks(pytester: pytest.Pytester) -> None
     excel = [i for i in items if i.split("/")[-3] == "excel"]
     assert len(excel) == 62
     by_marker = collected(pytester.runpytest(str(SAMPLE), "--collect-only", "-q", "-p", "no:cacheprovider",
-                                             "-m", "dbt and account"))
+                                             "-m", "dbt_cloud and account"))
     assert len(by_marker) == 20
