@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .actions import ActionError, computer13_to_code
 from .agent import Action, Agent, Observation, action_kind
 from .context import TaskContext
 from .environment import Environment
@@ -39,10 +40,17 @@ def observe(env: Environment, with_tree: bool) -> Observation:
 
 
 def execute(env: Environment, action: Action) -> dict[str, Any]:
-    """Run one non-special action; returns the original ``/execute`` reply shape."""
-    if isinstance(action, str):
-        return env.run_python(action).as_info()
-    return {"status": "error", "message": f"unsupported action {action!r}: expected pyautogui code"}
+    """Run one non-special action; returns the original ``/execute`` reply shape.
+
+    A computer_13 dict is validated and translated to pyautogui code first; an invalid one is
+    not run and comes back as ``{status: "error", message}``, as in the original.
+    """
+    if isinstance(action, dict):
+        try:
+            action = computer13_to_code(action)
+        except ActionError as exc:
+            return {"status": "error", "message": str(exc)}
+    return env.run_python(action).as_info()
 
 
 def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Observation,

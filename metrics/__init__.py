@@ -1,0 +1,22 @@
+"""Built-in metrics: pure scoring functions ``metric(result, expected, **options) -> float``.
+
+Importing this package registers every metric in :data:`pytest_spider2v.registries.metrics`
+(and declares the original benchmark's metrics that are not available here).
+"""
+
+from . import (  # noqa: F401  (imported for their registrations)
+    cells,
+    conditional_formats,
+    databases,
+    declared,
+    declared_getters,
+    files,
+    getters,
+    sheet_objects,
+    table_rules,
+    tables,
+    text,
+    value_rules,
+    workbooks,
+    yaml_rules,
+)

@@ -1,0 +1,220 @@
+"""The Docker provider: every acquire runs a new container of the snapshot's image.
+
+A container started from an image is exactly the image, so "restoring the snapshot" is just
+starting a fresh container, and releasing it is removing it. Guest ports are published on
+127.0.0.1 at random host ports, so parallel workers never collide.
+
+Every container carries labels naming the owner (pytest controller) and worker, which lets
+:meth:`DockerProvider.cleanup_stale` remove what a crashed run left while leaving the
+containers of live parallel workers alone.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import docker
+from docker.errors import DockerException, ImageNotFound, NotFound
+from docker.models.containers import Container
+
+from ..environment import Environment, EnvironmentFault
+from ..registries import providers
+from . import owner_alive
+from .snapshots import ENVIRONMENTS_DIR, Snapshot, load_snapshots
+
+LABEL = "pytest-spider2v"
+OWNER_LABEL = f"{LABEL}.owner"
+WORKER_LABEL = f"{LABEL}.worker"
+PROVIDER_LABEL = f"{LABEL}.provider"
+SNAPSHOT_LABEL = f"{LABEL}.snapshot"
+GUEST_SERVER_PORT = 5000
+
+
+class DockerProvider:
+    """Hands out containers of the images built by ``python -m pytest_spider2v.build``.
+
+    With ``spare=True`` one extra container of the last acquired snapshot is started in the
+    background, so that the next acquire of that snapshot finds a desktop already booting.
+    The spare is never used before it is handed out, so it is as pristine as a new one.
+    """
+
+    def __init__(
+        self,
+        owner: str,
+        worker: str,
+        *,
+        environments_dir: Path = ENVIRONMENTS_DIR,
+        ready_timeout: float = 120.0,
+        shm_size: str = "1g",
+        spare: bool = False,
+        client: docker.DockerClient | None = None,
+    ) -> None:
+        self.owner = owner
+        self.worker = worker
+        self.ready_timeout = ready_timeout
+        self.shm_size = shm_size
+        self.spare = spare
+        self.snapshots = load_snapshots(environments_dir)
+        self.instance = uuid.uuid4().hex[:12]
+        try:
+            self.client = client or docker.from_env(timeout=120)
+            self.client.ping()
+        except DockerException as exc:
+            raise EnvironmentFault(f"docker provider: cannot reach the Docker daemon: {exc}") from exc
+        self._containers: dict[str, Container] = {}  # environment name -> container
+        self._spares: dict[str, Container] = {}  # snapshot name -> booting spare
+        self._lock = threading.Lock()
+        self._spare_thread: threading.Thread | None = None
+
+    # -- provider protocol ------------------------------------------------------------------
+    def acquire(self, snapshot: str) -> Environment:
+        spec = self._snapshot(snapshot)
+        container = self._take_spare(snapshot) or self._run(spec)
+        env = self._environment(container, spec)
+        try:
+            env.wait_ready(self.ready_timeout)
+        except EnvironmentFault as exc:
+            logs = self._logs(container)
+            self.release(env)
+            raise EnvironmentFault(f"{exc}\n--- last container output ---\n{logs}") from exc
+        if self.spare:
+            self._spare_thread = threading.Thread(target=self._start_spare, args=(spec,), daemon=True)
+            self._spare_thread.start()
+        return env
+
+    def release(self, env: Environment) -> None:
+        env.close()
+        with self._lock:
+            container = self._containers.pop(env.name, None)
+        if container is not None:
+            self._remove(container)
+
+    def close(self) -> None:
+        if self._spare_thread is not None:
+            self._spare_thread.join()
+        with self._lock:
+            containers = list(self._containers.values()) + list(self._spares.values())
+            self._containers.clear()
+            self._spares.clear()
+        for container in containers:
+            self._remove(container)
+        # Also anything of this instance that was created but never recorded (interrupted run).
+        for container in self._labelled({PROVIDER_LABEL: self.instance}):
+            self._remove(container)
+
+    def cleanup_stale(self) -> int:
+        removed = 0
+        for container in self._labelled({}):
+            if not owner_alive(container.labels.get(OWNER_LABEL, "")):
+                self._remove(container)
+                removed += 1
+        return removed
+
+    # -- helpers ----------------------------------------------------------------------------
+    def _snapshot(self, name: str) -> Snapshot:
+        try:
+            spec = self.snapshots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.snapshots))
+            raise EnvironmentFault(
+                f"docker provider: unknown snapshot {name!r} (known: {known}); "
+                "add it to fixtures/environments/snapshots.yaml"
+            ) from None
+        try:
+            self.client.images.get(spec.image)
+        except ImageNotFound:
+            raise EnvironmentFault(
+                f"docker provider: image {spec.image} for snapshot {name!r} is not built; "
+                f"run `python -m pytest_spider2v.build {spec.recipe}`"
+            ) from None
+        return spec
+
+    def _run(self, spec: Snapshot, *, spare: bool = False) -> Container:
+        name = f"spider2v-{self.worker}-{uuid.uuid4().hex[:8]}"
+        try:
+            container = self.client.containers.run(
+                spec.image,
+                name=name,
+                detach=True,
+                init=True,
+                shm_size=self.shm_size,
+                ports={f"{port}/tcp": ("127.0.0.1",) for port in spec.ports},
+                labels={
+                    LABEL: "1",
+                    OWNER_LABEL: self.owner,
+                    WORKER_LABEL: self.worker,
+                    PROVIDER_LABEL: self.instance,
+                    SNAPSHOT_LABEL: spec.name,
+                },
+            )
+        except DockerException as exc:
+            raise EnvironmentFault(f"docker provider: cannot start {spec.image}: {exc}") from exc
+        with self._lock:
+            (self._spares if spare else self._containers)[spec.name if spare else name] = container
+        return container
+
+    def _environment(self, container: Container, spec: Snapshot) -> Environment:
+        ports = self._published_ports(container, spec)
+        return Environment(container.name, f"http://127.0.0.1:{ports[GUEST_SERVER_PORT]}", ports)
+
+    def _published_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> dict[int, int]:
+        """Host ports Docker picked; polled because they appear only once the container runs."""
+        deadline = time.monotonic() + timeout
+        while True:
+            container.reload()
+            bindings = container.attrs["NetworkSettings"]["Ports"] or {}
+            ports = {p: int(bindings[f"{p}/tcp"][0]["HostPort"]) for p in spec.ports if bindings.get(f"{p}/tcp")}
+            if len(ports) == len(spec.ports):
+                return ports
+            if container.status == "exited" or time.monotonic() > deadline:
+                logs = self._logs(container)
+                self._remove(container)
+                raise EnvironmentFault(f"docker provider: {container.name} published no ports ({container.status})\n{logs}")
+            time.sleep(0.1)
+
+    def _start_spare(self, spec: Snapshot) -> None:
+        with self._lock:
+            if spec.name in self._spares:
+                return
+        try:
+            self._run(spec, spare=True)
+        except EnvironmentFault:
+            pass  # the next acquire starts its own container and reports the error
+
+    def _take_spare(self, snapshot: str) -> Container | None:
+        with self._lock:
+            container = self._spares.pop(snapshot, None)
+            if container is not None:
+                self._containers[container.name] = container
+        return container
+
+    def _labelled(self, extra: dict[str, str]) -> list[Container]:
+        filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
+        return self.client.containers.list(all=True, filters={"label": filters})
+
+    def _remove(self, container: Container) -> None:
+        try:
+            container.remove(force=True)
+        except NotFound:
+            pass
+        except DockerException as exc:
+            if "already in progress" not in str(exc):
+                raise
+
+    @staticmethod
+    def _logs(container: Container) -> str:
+        try:
+            return container.logs(tail=40).decode(errors="replace")
+        except DockerException:
+            return "(no logs)"
+
+
+def factory(owner: str, worker: str, **options) -> DockerProvider:
+    """``providers`` registry entry: one provider per pytest worker."""
+    return DockerProvider(owner, worker, **options)
+
+
+providers.add("docker", factory)

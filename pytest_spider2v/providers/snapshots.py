@@ -1,0 +1,50 @@
+"""Which environment recipe restores a task's ``snapshot``.
+
+Tasks name a snapshot (``desktop``, ``excel``, ...); ``fixtures/environments/snapshots.yaml``
+maps each to a recipe folder whose image every provider and the build command agree on. One
+small module keeps that mapping in one place so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+#: The folder holding ``snapshots.yaml`` and one sub-folder per recipe.
+ENVIRONMENTS_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "environments"
+#: Guest ports every environment publishes: the guest server and Chromium DevTools.
+BASE_PORTS: tuple[int, ...] = (5000, 9222)
+
+
+def image_name(recipe: str) -> str:
+    """Docker image built from a recipe folder."""
+    return f"spider2v/{recipe}:latest"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    name: str
+    recipe: str
+    ports: tuple[int, ...] = BASE_PORTS
+
+    @property
+    def image(self) -> str:
+        return image_name(self.recipe)
+
+
+def load_snapshots(environments_dir: Path = ENVIRONMENTS_DIR) -> dict[str, Snapshot]:
+    """Parse ``snapshots.yaml``; entries are ``name: recipe`` or ``name: {recipe, ports}``."""
+    path = environments_dir / "snapshots.yaml"
+    data = yaml.safe_load(path.read_text()) or {}
+    snapshots: dict[str, Snapshot] = {}
+    for name, entry in (data.get("snapshots") or {}).items():
+        if isinstance(entry, str):
+            entry = {"recipe": entry}
+        if not isinstance(entry, dict) or not isinstance(entry.get("recipe"), str):
+            raise ValueError(f"{path}: snapshot {name!r} needs a recipe name, got {entry!r}")
+        extra = [int(p) for p in entry.get("ports") or []]
+        ports = tuple(dict.fromkeys([*BASE_PORTS, *extra]))
+        snapshots[str(name)] = Snapshot(str(name), entry["recipe"], ports)
+    return snapshots

@@ -1,0 +1,217 @@
+"""One task record as an HTML fragment for pytest-html: instruction, outcome, evaluation and every step.
+
+The fragment is inserted into the report page as is, so every piece of record text (agent replies,
+command output, task text) is escaped, and settings whose names look secret are never rendered:
+reports get shared, API keys must not travel with them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from datetime import datetime
+from html import escape
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from .images import jpeg_data_uri
+from .summary import usage_totals
+
+#: settings names matching this are left out of reports
+SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
+#: agent replies longer than this (characters or lines) are folded
+FOLD_CHARS = 600
+FOLD_LINES = 12
+
+STYLE = """<style>
+.s2v{font-size:13px}.s2v table{border-collapse:collapse;margin:4px 0 12px}
+.s2v td,.s2v th{border:1px solid #ccc;padding:4px 6px;vertical-align:top;text-align:left}
+.s2v pre{white-space:pre-wrap;word-break:break-word;margin:0;max-height:480px;overflow:auto}
+.s2v .err{background:#fde2e2;color:#a00}.s2v .ok{color:#080}.s2v .kind{font-weight:bold;color:#06c}
+.s2v .shot img{max-width:640px;width:100%;border:1px solid #999}.s2v h3{margin:8px 0 4px}
+.s2v .status-passed{color:#080}.s2v .status-failed{color:#a00}.s2v .status-error{color:#a60}
+</style>"""
+
+
+def render_task(result: dict[str, Any], directory: Path, link_base: Path | None = None) -> str:
+    """The HTML fragment of one task record; ``result`` is its result.json, ``directory`` its folder.
+
+    Screenshots are embedded as downscaled JPEGs; each links to its full-size PNG, relative to
+    ``link_base`` (the report's folder) when given, so the links keep working if the tree moves.
+    """
+    parts = [STYLE, '<div class="s2v">', _header(result)]
+    parts.append(_section("Instruction", f"<pre>{_e(result.get('instruction', ''))}</pre>"))
+    if result.get("stop_reason"):
+        parts.append(_section("Episode ended", f"<p>{_e(result['stop_reason'])}</p>"))
+    if result.get("detail"):
+        parts.append(_section("Detail", f"<pre>{_e(result['detail'])}</pre>"))
+    parts.append(_evaluation(result.get("evaluation") or []))
+    parts.append(_timings(result.get("timings") or {}))
+    parts.append(_usage(result))
+    parts.append(_settings(result.get("settings") or {}))
+    parts.append(_steps(result, directory, link_base))
+    parts.append("</div>")
+    return "".join(p for p in parts if p)
+
+
+def _e(value: Any) -> str:
+    return escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
+
+
+def _section(title: str, body: str) -> str:
+    return f"<h3>{escape(title)}</h3>{body}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> str:
+    head = "".join(f"<th>{escape(h)}</th>" for h in header)
+    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
+    return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def _header(result: dict[str, Any]) -> str:
+    status = str(result.get("status", ""))
+    score = result.get("score")
+    label = f"{result.get('app', '')}/{result.get('task_id', '')} [{result.get('variant', '')}]"
+    facts = ", ".join(
+        f"{name} {_e(result[key])}"
+        for name, key in (("category", "category"), ("difficulty", "difficulty"), ("interface", "interface"), ("agent", "agent"))
+        if result.get(key)
+    )
+    return (
+        f"<h3>{_e(label)}</h3><p><b>Status</b> <span class=\"status-{_e(status)}\">{_e(status)}</span>"
+        f" &middot; <b>Score</b> {'&ndash;' if score is None else _e(score)}"
+        f"{' &middot; ' + facts if facts else ''}</p>"
+    )
+
+
+def _evaluation(evaluation: list[dict[str, Any]]) -> str:
+    if not evaluation:
+        return ""
+    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>"] for m in evaluation]
+    return _section("Evaluation", _table(["metric", "score", "detail"], rows))
+
+
+def _timings(timings: dict[str, Any]) -> str:
+    rows = []
+    for name, value in timings.items():
+        if name in ("started", "finished") and isinstance(value, (int, float)):
+            text = datetime.fromtimestamp(value).isoformat(sep=" ", timespec="seconds")
+        elif isinstance(value, (int, float)):
+            text = f"{value:.2f} s"
+        elif isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
+            text = f"{len(value)} values, {sum(value):.2f} s in all"
+        else:
+            text = value if isinstance(value, str) else json.dumps(value, default=str)
+        rows.append([_e(name), _e(text)])
+    return _section("Timings", _table(["phase", "time"], rows)) if rows else ""
+
+
+def _usage(result: dict[str, Any]) -> str:
+    tokens, cost = usage_totals(result)
+    if tokens is None and cost is None:
+        return ""
+    rows = [["tokens", _e(f"{tokens:,}")]] if tokens is not None else []
+    if cost is not None:
+        rows.append(["cost", _e(f"${cost:.4f}")])
+    return _section("Usage", _table(["", "total"], rows))
+
+
+def public_settings(settings: Any) -> Any:
+    """``settings`` without any entry whose name looks like a secret (recursively)."""
+    if isinstance(settings, dict):
+        return {k: public_settings(v) for k, v in settings.items() if not SECRET_NAME.search(str(k))}
+    if isinstance(settings, list):
+        return [public_settings(v) for v in settings]
+    return settings
+
+
+def _settings(settings: dict[str, Any]) -> str:
+    visible = public_settings(settings)
+    if not visible:
+        return ""
+    return _section("Settings", f"<pre>{_e(json.dumps(visible, indent=1, ensure_ascii=False, default=str))}</pre>")
+
+
+def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+    rows = []
+    first = result.get("initial_observation") or {"screenshot": "step_000.png"}
+    if (directory / first.get("screenshot", "")).is_file():
+        rows.append(["0", "&ndash;", "<i>initial observation</i>", "&ndash;", _observation(first, directory, link_base)])
+    for step in result.get("steps", []):
+        rows.append([
+            _e(step.get("index", "")) + (f"<br><small>{step['duration']:.1f} s</small>" if isinstance(step.get("duration"), (int, float)) else ""),
+            _reply(step.get("response") or ""),
+            _action(step),
+            _info(step.get("info") or {}),
+            _observation(step.get("observation") or {}, directory, link_base),
+        ])
+    if not rows:
+        return _section("Steps", "<p><i>no steps recorded</i></p>")
+    return _section(f"Steps ({len(result.get('steps', []))})", _table(["#", "agent reply", "action", "result", "screenshot after the step"], rows))
+
+
+def _reply(text: str) -> str:
+    if not text:
+        return "&ndash;"
+    lines = text.splitlines()
+    if len(text) <= FOLD_CHARS and len(lines) <= FOLD_LINES:
+        return f"<pre>{_e(text)}</pre>"
+    head = lines[0][:120] if lines else ""
+    return f"<details><summary>{_e(head)} &hellip; ({len(text)} chars)</summary><pre>{_e(text)}</pre></details>"
+
+
+def _action(step: dict[str, Any]) -> str:
+    action = step.get("action")
+    kind = step.get("kind", "")
+    if action is None or isinstance(action, str):
+        text = action or ""
+    else:  # a computer_13 dict
+        text = json.dumps(action, indent=1, ensure_ascii=False, default=str)
+    label = "no action" if kind == "none" else kind
+    badge = f'<span class="kind">{_e(label)}</span>' if kind and kind != "code" else ""
+    return badge + (f"<pre>{_e(text)}</pre>" if text and text != kind else "")
+
+
+def _info(info: dict[str, Any]) -> str:
+    if not info:
+        return "&ndash;"
+    status = str(info.get("status", ""))
+    failed = status == "error" or info.get("returncode") not in (None, 0)
+    rc = f" (rc {_e(info['returncode'])})" if info.get("returncode") not in (None, 0) else ""
+    parts = [f'<span class="{"err" if failed else "ok"}">{_e(status or ("error" if failed else "ok"))}{rc}</span>']
+    if info.get("output"):
+        parts.append(f"<pre>{_e(info['output'])}</pre>")
+    for key in ("error", "message"):
+        if info.get(key):
+            parts.append(f'<pre class="err">{_e(info[key])}</pre>')
+    return "".join(parts)
+
+
+def _observation(files: dict[str, str], directory: Path, link_base: Path | None) -> str:
+    """The screenshot after a step, plus a link to the accessibility tree when one was observed."""
+    html = _screenshot(directory / files["screenshot"], link_base) if files.get("screenshot") else "<i>no screenshot</i>"
+    tree = files.get("accessibility_tree")
+    if tree and (directory / tree).is_file():
+        html += f'<a href="{escape(_link(directory / tree, link_base))}" target="_blank">accessibility tree</a>'
+    return html
+
+
+def _screenshot(path: Path, link_base: Path | None) -> str:
+    uri = jpeg_data_uri(path)
+    if uri is None:
+        return f"<i>missing {_e(path.name)}</i>"
+    href = _link(path, link_base)
+    return f'<div class="shot"><a href="{escape(href)}" target="_blank"><img src="{uri}" alt="{_e(path.name)}" loading="lazy"></a></div>'
+
+
+def _link(path: Path, base: Path | None) -> str:
+    """A link to the full-size screenshot: relative to the report when possible, else a file URI."""
+    path = path.resolve()
+    if base is not None:
+        try:
+            return quote(Path(os.path.relpath(path, base.resolve())).as_posix())
+        except ValueError:  # different drive on Windows
+            pass
+    return path.as_uri()

@@ -1,0 +1,149 @@
+"""pytest hooks of the reports: pytest-html extras, ``user_properties``, terminal summary, summary.json.
+
+Task items carry their record in ``item.stash[RECORD]``. On the worker that ran a task, the
+report carrying its outcome gets the rendered record (``report.extras``) and a
+``("spider2v", {...})`` user property; both travel to the xdist controller with the report, which
+is where the summary is aggregated, printed and written. Nothing here touches an environment.
+"""
+
+from __future__ import annotations
+
+import os
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.records import write_json_atomic
+from pytest_spider2v.stash import RECORD, RUN_DIR
+from pytest_spider2v.task import Task
+
+from .html import render_task
+from .summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
+
+SUMMARY_FILE = "summary.json"
+#: set once the item's outcome-carrying report has been annotated
+_ANNOTATED = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # xdist workers only produce reports; the controller sums up
+        config.pluginmanager.register(RunSummary(config), "spider2v-reports-summary")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    report = yield
+    if not item.stash.get(_ANNOTATED, False) and _carries_outcome(item, report):
+        item.stash[_ANNOTATED] = True
+        _annotate(item, report)
+    return report
+
+
+def _carries_outcome(item: pytest.Item, report: pytest.TestReport) -> bool:
+    """The call report, or setup when the task ended there; teardown when the record was still open."""
+    if report.when == "setup":
+        return not report.passed
+    if report.when == "call":
+        record = item.stash.get(RECORD, None)
+        return record is None or record.result.get("status") in ENDED_STATUSES
+    return True
+
+
+def _status(recorded: Any, report: pytest.TestReport) -> str:
+    """The record's status once final; a record left ``running`` ended abnormally (error)."""
+    if recorded in ENDED_STATUSES:
+        return str(recorded)
+    return "skipped" if report.skipped else "error"
+
+
+def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
+    record = item.stash.get(RECORD, None)
+    task = getattr(item, "task", None)
+    if record is not None:
+        result = {**record.result, "nodeid": item.nodeid, "status": _status(record.result.get("status"), report)}
+        html_path = item.config.getoption("htmlpath", default=None)
+        if html_path:
+            from pytest_html import extras
+
+            # resolved as pytest-html resolves it, so screenshot links are relative to the page
+            link_base = (Path.cwd() / Path(os.path.expandvars(html_path)).expanduser()).parent
+            report.extras = [*getattr(report, "extras", []), extras.html(render_task(result, record.directory, link_base))]
+    elif isinstance(task, Task):  # ended before its record was started (e.g. an unavailable agent)
+        result = {
+            "nodeid": item.nodeid, "task_id": task.id, "app": task.app, "apps": list(task.spec.related_apps),
+            "category": task.category, "difficulty": task.difficulty, "interface": task.interface,
+            "variant": task.variant, "status": _status(None, report),
+        }
+    else:
+        return
+    if not result.get("detail"):
+        result["detail"] = _reason(report)
+    prop = (PROPERTY, task_properties(result))
+    # item.user_properties is what later reports (teardown, read by --junitxml) are built from
+    item.user_properties.append(prop)
+    if report.user_properties is not item.user_properties:
+        report.user_properties.append(prop)
+
+
+def _reason(report: pytest.TestReport) -> str:
+    """Why a report did not pass: the skip reason or the exception's message."""
+    if isinstance(report.longrepr, tuple):  # (path, line, reason) of a skip
+        return str(report.longrepr[2])
+    crash = getattr(report.longrepr, "reprcrash", None)
+    return str(crash.message) if crash is not None else ""
+
+
+def task_label(props: dict[str, Any]) -> str:
+    return f"{props.get('app', '')}/{props.get('task_id', '')} [{props.get('variant', '')}]"
+
+
+def score_text(props: dict[str, Any]) -> str:
+    """The score, or the status when the task has none (error, skipped)."""
+    score = props.get("score")
+    return str(props.get("status", "")) if score is None else f"{score:.2f}"
+
+
+class RunSummary:
+    """Controller-side: collects task properties from reports and sums up the run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.entries: dict[str, dict[str, Any]] = {}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        for name, value in report.user_properties:
+            if name == PROPERTY and isinstance(value, dict):
+                self.entries[report.nodeid] = value
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_report_title(self, report: Any) -> None:
+        run_dir = self.config.stash.get(RUN_DIR, None)
+        report.title = f"Spider2-V run '{run_dir.name}'" if run_dir else "Spider2-V results"
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_table_header(self, cells: list[str]) -> None:
+        cells.insert(2, '<th class="sortable" data-column-type="task">Task</th>')
+        cells.insert(3, '<th class="sortable" data-column-type="score">Score</th>')
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_table_row(self, report: Any, cells: list[str]) -> None:
+        props = self.entries.get(getattr(report, "nodeid", ""))
+        cells.insert(2, f'<td class="col-task">{escape(task_label(props)) if props else ""}</td>')
+        cells.insert(3, f'<td class="col-score">{escape(score_text(props)) if props else ""}</td>')
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        run_dir = self.config.stash.get(RUN_DIR, None)
+        if run_dir is not None and self.entries:
+            write_json_atomic(run_dir / SUMMARY_FILE, summarize(self.entries.values()))
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if not self.entries:
+            return
+        terminalreporter.write_sep("=", "spider2v summary")
+        for line in format_summary(summarize(self.entries.values())):
+            terminalreporter.write_line(line)
+        run_dir = self.config.stash.get(RUN_DIR, None)
+        if run_dir is not None:
+            terminalreporter.write_line(f"summary written to {run_dir / SUMMARY_FILE}")

@@ -1,0 +1,149 @@
+"""Run summaries: one property dict per task in, success rates overall and per group out.
+
+The per-task dicts travel as ``report.user_properties`` (so they survive pytest-xdist and land in
+``--junitxml``); everything here is plain data so the aggregation is testable without pytest.
+The success rate is the mean score over tasks that finished with a score: errors and skips say
+nothing about the agent, so they are listed separately instead of being counted as 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+#: name of the ``user_properties`` entry carrying a task's properties
+PROPERTY = "spider2v"
+#: task statuses that end a task (``running`` is the only other one a record can hold)
+ENDED_STATUSES = ("passed", "failed", "error", "skipped")
+#: how much of a task's detail (why it failed, errored or was skipped) travels with its properties
+DETAIL_CHARS = 300
+#: groupings shown in the summary, as (title, property name); a task counts for each related app
+GROUPS = (
+    ("app", "apps"), ("category", "category"), ("difficulty", "difficulty"), ("variant", "variant"),
+    ("interface", "interface"),
+)
+
+
+def usage_totals(result: dict[str, Any]) -> tuple[int | None, float | None]:
+    """Tokens and cost of a task: the record's totals, else the sum over its steps."""
+    usages = [result["usage"]] if result.get("usage") else [s.get("usage") or {} for s in result.get("steps", [])]
+    tokens = [t for t in (_tokens(u) for u in usages) if t is not None]
+    costs = [float(u[k]) for u in usages for k in ("cost", "cost_usd") if isinstance(u.get(k), (int, float))]
+    return (sum(tokens) if tokens else None, round(sum(costs), 6) if costs else None)
+
+
+def _tokens(usage: dict[str, Any]) -> int | None:
+    for key in ("total_tokens", "tokens"):
+        if isinstance(usage.get(key), (int, float)):
+            return int(usage[key])
+    for pair in (("input_tokens", "output_tokens"), ("prompt_tokens", "completion_tokens")):
+        parts = [usage[k] for k in pair if isinstance(usage.get(k), (int, float))]
+        if parts:
+            return int(sum(parts))
+    return None
+
+
+def task_properties(result: dict[str, Any]) -> dict[str, Any]:
+    """The JSON-serialisable summary entry of one task record (its result.json content)."""
+    tokens, cost = usage_totals(result)
+    score = result.get("score")
+    return {
+        "nodeid": result.get("nodeid", ""),
+        "task_id": result.get("task_id", ""),
+        "app": result.get("app", ""),
+        "apps": list(result.get("apps") or [result.get("app", "")]),
+        "category": result.get("category", ""),
+        "difficulty": result.get("difficulty", ""),
+        "interface": result.get("interface", ""),
+        "variant": result.get("variant", ""),
+        "status": result.get("status", "error"),
+        "score": float(score) if isinstance(score, (int, float)) else None,
+        "tokens": tokens,
+        "cost": cost,
+        "detail": _first_line(str(result.get("detail") or ""))[:DETAIL_CHARS],
+    }
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
+
+
+def is_scored(props: dict[str, Any]) -> bool:
+    return props.get("status") in ("passed", "failed") and props.get("score") is not None
+
+
+def summarize(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Aggregate task properties into overall and per-group figures (the ``summary.json`` content)."""
+    tasks = sorted(entries, key=lambda p: p.get("nodeid", ""))
+    summary = _figures(tasks)
+    summary["errors"] = [p["nodeid"] for p in tasks if not is_scored(p) and p.get("status") != "skipped"]
+    summary["skipped"] = [p["nodeid"] for p in tasks if p.get("status") == "skipped"]
+    tokens = [p["tokens"] for p in tasks if p.get("tokens") is not None]
+    costs = [p["cost"] for p in tasks if p.get("cost") is not None]
+    summary["tokens"] = sum(tokens) if tokens else None
+    summary["cost"] = round(sum(costs), 6) if costs else None
+    for title, key in GROUPS:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for props in tasks:
+            values = props.get(key)
+            for value in values if isinstance(values, list) else [values]:
+                groups.setdefault(str(value or "?"), []).append(props)
+        summary[f"by_{title}"] = {name: _figures(members) for name, members in sorted(groups.items())}
+    summary["tasks"] = tasks
+    return summary
+
+
+def _figures(tasks: list[dict[str, Any]]) -> dict[str, Any]:
+    scores = [p["score"] for p in tasks if is_scored(p)]
+    skipped = sum(p.get("status") == "skipped" for p in tasks)
+    return {
+        "total": len(tasks),
+        "scored": len(scores),
+        "success_rate": round(sum(scores) / len(scores), 4) if scores else None,
+        "passed": sum(p.get("status") == "passed" for p in tasks),
+        "errors": len(tasks) - len(scores) - skipped,
+        "skipped": skipped,
+    }
+
+
+def format_summary(summary: dict[str, Any]) -> list[str]:
+    """The terminal text of a summary, one line per entry."""
+    n_err, n_skip = len(summary["errors"]), len(summary["skipped"])
+    lines = [
+        f"{summary['total']} tasks: success rate {_rate(summary['success_rate'])} "
+        f"(mean score over {summary['scored']} scored tasks; {n_err} errors and {n_skip} skipped "
+        "are listed separately, not counted as 0)",
+    ]
+    extra = [f"passed {summary['passed']}"]
+    if summary["tokens"] is not None:
+        extra.append(f"tokens {summary['tokens']:,}")
+    if summary["cost"] is not None:
+        extra.append(f"cost ${summary['cost']:.4f}")
+    lines.append(", ".join(extra))
+    for title, _ in GROUPS:
+        groups = summary[f"by_{title}"]
+        if not groups:
+            continue
+        width = max(len(title) + 3, *(len(name) for name in groups))
+        lines.append("")
+        lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'scored':>6}  {'success':>7}  {'passed':>6}  {'errors':>6}  {'skipped':>7}")
+        for name, f in groups.items():
+            lines.append(
+                f"{name:<{width}}  {f['total']:>5}  {f['scored']:>6}  {_rate(f['success_rate']):>7}  "
+                f"{f['passed']:>6}  {f['errors']:>6}  {f['skipped']:>7}"
+            )
+    details = {p["nodeid"]: p.get("detail") or "" for p in summary["tasks"]}
+    if summary["errors"]:
+        lines += ["", f"errors (not counted): {n_err}"]
+        lines += [f"  {nodeid}" + (f"  -- {details[nodeid]}" if details[nodeid] else "") for nodeid in summary["errors"]]
+    if summary["skipped"]:
+        # skips share a few reasons (no account settings, unavailable step); their first clause groups them
+        reasons = Counter(details[nodeid].split(";")[0] or "no reason given" for nodeid in summary["skipped"])
+        lines += ["", f"skipped (not counted): {n_skip}"]
+        lines += [f"  {count:>4}  {reason}" for reason, count in reasons.most_common()]
+    return lines
+
+
+def _rate(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate:.1%}"

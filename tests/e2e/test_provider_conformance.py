@@ -1,0 +1,194 @@
+"""What every provider must do, checked against real environments (no mocks).
+
+A provider hands out desktops that answer the guest protocol, restores a snapshot with no trace
+of earlier use, keeps concurrent environments apart, and leaves nothing behind. The last two
+tests inspect Docker labels and therefore apply to the Docker provider only.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from xml.etree import ElementTree
+
+import docker
+import pytest
+from PIL import Image
+from playwright.sync_api import sync_playwright
+
+from pytest_spider2v.environment import Environment
+from pytest_spider2v.providers import Provider, owner_token
+
+pytestmark = pytest.mark.e2e
+
+SNAPSHOT = "desktop"
+LABEL = "pytest-spider2v"
+
+
+def wait_for(probe: Callable[[], object], timeout: float, what: str, interval: float = 0.5) -> object:
+    """Poll until ``probe`` returns something truthy (GUI apps take a while to come up)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = probe()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}")
+
+
+@pytest.fixture(scope="module")
+def env(conformance_provider: Provider) -> Iterator[Environment]:
+    environment = conformance_provider.acquire(SNAPSHOT)
+    yield environment
+    conformance_provider.release(environment)
+
+
+# -- the guest protocol ---------------------------------------------------------------------------
+def test_screenshot_is_png_of_screen_size(env: Environment) -> None:
+    data = env.screenshot()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    image = Image.open(io.BytesIO(data))
+    assert image.size == env.screen_size() == (1920, 1080)
+
+
+def test_execute_reports_output_and_returncode(env: Environment) -> None:
+    ok = env.execute("echo hello")
+    assert (ok.returncode, ok.stdout, ok.ok) == (0, "hello\n", True)
+    failed = env.execute(["sh", "-c", "echo out; echo err >&2; exit 3"])
+    assert (failed.returncode, failed.stdout, failed.stderr) == (3, "out\n", "err\n")
+    shell = env.execute("echo $HOME && pwd", shell=True)
+    assert shell.stdout.split() == ["/home/user", "/home/user"]
+    missing = env.execute(["no-such-program-xyz"])
+    assert missing.returncode != 0 and "no-such-program-xyz" in missing.stderr
+
+
+def test_execute_timeout_is_a_failed_result(env: Environment) -> None:
+    started = time.monotonic()
+    result = env.execute("sleep 30", timeout=1)
+    assert result.returncode != 0 and "timed out" in result.stderr
+    assert time.monotonic() - started < 15
+
+
+def test_run_python_moves_the_pointer(env: Environment) -> None:
+    env.run_python("pyautogui.moveTo(11, 13)")
+    before = env.run_python("print(tuple(pyautogui.position()))").stdout.strip()
+    env.run_python("pyautogui.moveTo(321, 654)")
+    after = env.run_python("print(tuple(pyautogui.position()))").stdout.strip()
+    assert (before, after) == ("(11, 13)", "(321, 654)")
+
+
+def test_upload_download_round_trip(env: Environment) -> None:
+    payload = bytes(range(256)) * 100
+    env.upload(payload, "~/Desktop/nested/dir/blob.bin")
+    assert env.download("~/Desktop/nested/dir/blob.bin") == payload
+    assert env.download("/home/user/Desktop/nested/dir/blob.bin") == payload
+    assert env.download("~/Desktop/does-not-exist.txt") is None
+
+
+def test_accessibility_tree_shows_launched_application(env: Environment) -> None:
+    root = ElementTree.fromstring(env.accessibility_tree())
+    assert root.tag == "desktop-frame"
+    env.launch(["gedit", "--new-window"])
+
+    def gedit_node() -> ElementTree.Element | None:
+        tree = ElementTree.fromstring(env.accessibility_tree())
+        return next((a for a in tree.findall("application") if a.get("name") == "gedit"), None)
+
+    app = wait_for(gedit_node, 60, "gedit in the accessibility tree")
+    states = {k for k in app.iter() for k in k.attrib if k.startswith("{uri:deskat:state.at-spi.gnome.org}")}
+    assert "{uri:deskat:state.at-spi.gnome.org}showing" in states
+
+
+def test_chromium_devtools_reachable_from_host(env: Environment) -> None:
+    env.launch("google-chrome --remote-debugging-port=1337 about:blank", shell=True)
+    env.launch("socat tcp-listen:9222,fork,reuseaddr tcp:localhost:1337", shell=True)
+    with sync_playwright() as playwright:
+
+        def connect():
+            try:
+                return playwright.chromium.connect_over_cdp(env.host_url(9222), timeout=5000)
+            except Exception:
+                return None
+
+        browser = wait_for(connect, 60, "Chromium DevTools on the published port 9222")
+        try:
+            page = browser.contexts[0].new_page()
+            page.set_content("<title>spider2v</title><h1>conformance</h1>")
+            assert page.title() == "spider2v"
+            assert page.evaluate("navigator.userAgent").find("Chrome") >= 0
+        finally:
+            browser.close()
+
+
+# -- restoring and isolation ----------------------------------------------------------------------
+def test_restore_leaves_no_trace(conformance_provider: Provider) -> None:
+    marker = f"/home/user/Desktop/trace-{uuid.uuid4().hex}.txt"
+    first = conformance_provider.acquire(SNAPSHOT)
+    try:
+        first.upload(b"used", marker)
+        assert first.download(marker) == b"used"
+    finally:
+        conformance_provider.release(first)
+    second = conformance_provider.acquire(SNAPSHOT)
+    try:
+        assert second.download(marker) is None
+    finally:
+        conformance_provider.release(second)
+
+
+def test_concurrent_environments_are_isolated(conformance_provider: Provider, env: Environment) -> None:
+    other = conformance_provider.acquire(SNAPSHOT)
+    try:
+        assert other.base_url != env.base_url
+        env.upload(b"mine", "~/Desktop/isolation.txt")
+        assert other.download("~/Desktop/isolation.txt") is None
+        other.upload(b"theirs", "~/Desktop/isolation.txt")
+        assert env.download("~/Desktop/isolation.txt") == b"mine"
+    finally:
+        conformance_provider.release(other)
+
+
+# -- Docker bookkeeping ---------------------------------------------------------------------------
+docker_only = pytest.mark.skipif(
+    os.environ.get("SPIDER2V_PROVIDER", "docker") != "docker", reason="inspects Docker labels",
+)
+
+
+@docker_only
+def test_close_removes_every_container_it_created(new_conformance_provider: Callable[[str], Provider]) -> None:
+    provider = new_conformance_provider(f"close-{uuid.uuid4().hex[:6]}")
+    envs = [provider.acquire(SNAPSHOT) for _ in range(2)]
+    client = docker.from_env()
+    worker_filter = {"label": [f"{LABEL}.worker={provider.worker}"]}
+    assert len(client.containers.list(all=True, filters=worker_filter)) == 2
+    labels = client.containers.get(envs[0].name).labels
+    assert labels[LABEL] == "1" and labels[f"{LABEL}.owner"] == owner_token()
+    provider.close()
+    assert client.containers.list(all=True, filters=worker_filter) == []
+
+
+@docker_only
+def test_cleanup_stale_removes_dead_owners_only(conformance_provider: Provider, env: Environment) -> None:
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead_owner = owner_token(dead.pid)
+    dead.wait()
+    client = docker.from_env()
+    stale = client.containers.run(
+        "spider2v/desktop:latest", ["sleep", "600"], detach=True,
+        labels={LABEL: "1", f"{LABEL}.owner": dead_owner, f"{LABEL}.worker": "crashed"},
+    )
+    try:
+        assert conformance_provider.cleanup_stale() >= 1
+        with pytest.raises(docker.errors.NotFound):
+            client.containers.get(stale.id)
+        assert client.containers.get(env.name).status == "running"  # a live owner's: untouched
+    finally:
+        try:
+            stale.remove(force=True)
+        except docker.errors.NotFound:
+            pass

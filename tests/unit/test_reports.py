@@ -1,0 +1,235 @@
+"""Reports: the per-task HTML fragment, the run summary and the pytest wiring (no Docker)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from reports.html import public_settings, render_task
+from reports.summary import format_summary, summarize, task_properties, usage_totals
+
+SECRET = "sk-very-secret-value"
+
+
+def _png(path: Path, size: tuple[int, int], colour: str) -> None:
+    Image.new("RGB", size, colour).save(path, format="PNG")
+
+
+@pytest.fixture
+def record_dir(tmp_path: Path) -> tuple[dict[str, Any], Path]:
+    """A finished record as the runner writes it: result.json and one screenshot per step."""
+    directory = tmp_path / "run" / "airbyte" / "task-1"
+    directory.mkdir(parents=True)
+    for index, colour in enumerate(("red", "green", "blue")):
+        _png(directory / f"step_{index:03d}.png", (1920, 1080), colour)
+    (directory / "step_002.xml").write_text("<desktop-frame/>", encoding="utf-8")
+    result = {
+        "task_id": "task-1", "nodeid": "tasks/airbyte/task-1/task.json::task-1[abstract]",
+        "app": "airbyte", "apps": ["airbyte", "chromium"], "category": "data_ingestion_and_integration",
+        "interface": "cli+gui", "difficulty": "medium", "variant": "abstract", "account": False,
+        "instruction": "Sync <b>the</b> connection", "agent": "oracle",
+        "settings": {"max_steps": 15, "api_key": SECRET, "agent_options": {"model": "gpt-x", "openai_token": SECRET}},
+        "status": "failed", "score": 0.5, "detail": "one of two checks failed",
+        "evaluation": [{"func": "check_csv", "score": 1.0, "detail": "ok"},
+                       {"func": "compare_table", "score": 0.0, "detail": "row 3 differs"}],
+        "initial_observation": {"screenshot": "step_000.png"},
+        "steps": [
+            {"index": 1, "response": "I will click. <script>alert('x')</script>", "action": "pyautogui.click(10, 20)",
+             "kind": "code", "info": {"status": "success", "output": "clicked", "error": "", "returncode": 0},
+             "duration": 1.25, "observation": {"screenshot": "step_001.png"}, "usage": {"input_tokens": 100, "output_tokens": 20}},
+            {"index": 2, "response": "long thought\n" * 40, "action": "import sys; sys.exit(3)", "kind": "code",
+             "info": {"status": "error", "output": "", "error": "Traceback: boom happened", "returncode": 3},
+             "duration": 0.5, "observation": {"screenshot": "step_002.png", "accessibility_tree": "step_002.xml"}, "usage": {"input_tokens": 150, "output_tokens": 30}},
+            {"index": 3, "response": "hmm", "action": None, "kind": "none",
+             "info": {"status": "error", "message": "no valid action in the reply"}, "duration": 0.0},
+            {"index": 3, "response": "", "action": "DONE", "kind": "DONE", "info": {}, "duration": 0.0,
+             "observation": {"screenshot": "step_003.png"}},
+        ],
+        "timings": {"started": 1700000000.0, "reset": 12.5, "episode": 40.25, "evaluation": 3.0, "total": 56.0},
+        "usage": {},
+    }
+    (directory / "result.json").write_text(json.dumps(result), encoding="utf-8")
+    return result, directory
+
+
+def _images(html: str) -> list[Image.Image]:
+    return [Image.open(io.BytesIO(base64.b64decode(data)))
+            for data in re.findall(r'src="data:image/jpeg;base64,([A-Za-z0-9+/=]+)"', html)]
+
+
+def test_every_existing_screenshot_is_embedded_downscaled_and_linked(record_dir) -> None:
+    result, directory = record_dir
+    html = render_task(result, directory, link_base=directory.parent.parent)
+    images = _images(html)
+    assert len(images) == 3  # step 0 and steps 1-2; step 3's file does not exist
+    assert all(img.format == "JPEG" and img.size == (1280, 720) for img in images)
+    assert [img.getpixel((640, 360))[0] > 200 for img in images] == [True, False, False]  # red first (step 0)
+    assert 'href="airbyte/task-1/step_002.png"' in html and 'href="airbyte/task-1/step_002.xml"' in html
+    assert "missing step_003.png" in html
+
+
+def test_text_is_escaped_and_long_replies_fold(record_dir) -> None:
+    result, directory = record_dir
+    html = render_task(result, directory)
+    assert "<script>" not in html
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in html
+    assert "Sync &lt;b&gt;the&lt;/b&gt; connection" in html
+    assert html.count("<details>") == 1 and "(520 chars)" in html
+
+
+def test_outcome_evaluation_errors_timings_and_usage_are_shown(record_dir) -> None:
+    result, directory = record_dir
+    html = render_task(result, directory)
+    assert "status-failed" in html and "<b>Score</b> 0.5" in html
+    assert "compare_table" in html and "row 3 differs" in html
+    assert '<pre class="err">Traceback: boom happened</pre>' in html
+    assert "(rc 3)" in html
+    assert "40.25 s" in html
+    assert "300" in html  # tokens summed over the steps (100+20+150+30)
+    assert '<span class="kind">DONE</span>' in html
+    assert '<span class="kind">no action</span>' in html and "no valid action in the reply" in html
+
+
+def test_secret_looking_settings_never_appear(record_dir) -> None:
+    result, directory = record_dir
+    html = render_task(result, directory)
+    assert SECRET not in html and "api_key" not in html and "openai_token" not in html
+    assert "max_steps" in html and "gpt-x" in html
+    assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"b": 2}]}
+
+
+def _props(nodeid: str, apps: list[str], category: str, difficulty: str, status: str, score: float | None,
+           variant: str = "abstract", detail: str = "") -> dict[str, Any]:
+    return task_properties({"nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category,
+                            "difficulty": difficulty, "interface": "gui", "variant": variant, "status": status,
+                            "score": score, "usage": {"tokens": 10, "cost": 0.01},
+                            "detail": detail or f"{nodeid} happened\nsecond line"})
+
+
+def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() -> None:
+    entries = [
+        _props("a", ["dbt", "chromium"], "data_transformation", "easy", "passed", 1.0),
+        _props("b", ["dbt"], "data_transformation", "hard", "failed", 0.0, variant="verbose"),
+        _props("c", ["airflow", "chromium"], "data_orchestration", "easy", "failed", 0.5),
+        _props("d", ["airflow"], "data_orchestration", "easy", "error", None),
+        _props("e", ["dbt"], "data_transformation", "easy", "skipped", None),
+    ]
+    summary = summarize(entries)
+    assert summary["total"] == 5 and summary["scored"] == 3
+    assert summary["success_rate"] == pytest.approx(0.5)  # (1 + 0 + 0.5) / 3: the error is not a 0
+    assert summary["errors"] == ["d"] and summary["skipped"] == ["e"]
+    assert summary["tokens"] == 50 and summary["cost"] == pytest.approx(0.05)
+    by_app = summary["by_app"]
+    assert set(by_app) == {"airflow", "chromium", "dbt"}
+    assert (by_app["chromium"]["total"], by_app["chromium"]["success_rate"]) == (2, 0.75)
+    assert (by_app["dbt"]["total"], by_app["dbt"]["scored"], by_app["dbt"]["skipped"]) == (3, 2, 1)
+    assert by_app["airflow"]["errors"] == 1 and by_app["airflow"]["success_rate"] == 0.5
+    assert summary["by_category"]["data_orchestration"]["success_rate"] == 0.5
+    assert summary["by_difficulty"]["easy"] == {"total": 4, "scored": 2, "success_rate": 0.75, "passed": 1,
+                                                 "errors": 1, "skipped": 1}
+    assert summary["by_difficulty"]["hard"]["success_rate"] == 0.0
+    assert summary["by_variant"]["verbose"]["total"] == 1
+    json.dumps(summary)  # summary.json must be writable as is
+
+
+def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
+    skip = "needs cloud account settings; pass --settings-dir"
+    lines = format_summary(summarize([_props("ok", ["excel"], "x", "easy", "passed", 1.0),
+                                      _props("bad", ["excel"], "x", "easy", "error", None),
+                                      _props("s1", ["bigquery"], "x", "easy", "skipped", None, detail=skip),
+                                      _props("s2", ["bigquery"], "x", "easy", "skipped", None, detail=skip)]))
+    assert lines[0].startswith("4 tasks: success rate 100.0% (mean score over 1 scored tasks")
+    assert "not counted as 0" in lines[0]
+    assert any(re.match(r"excel\s+2\s+1\s+100.0%\s+1\s+1\s+0$", line) for line in lines)
+    assert "  bad  -- bad happened" in lines
+    assert lines[-2:] == ["skipped (not counted): 2", "     2  needs cloud account settings"]
+
+
+def test_usage_prefers_record_totals_over_step_sums() -> None:
+    steps = [{"usage": {"prompt_tokens": 5, "completion_tokens": 1, "cost": 0.5}}, {"usage": {}}]
+    assert usage_totals({"usage": {"total_tokens": 99, "cost": 2}, "steps": steps}) == (99, 2.0)
+    assert usage_totals({"usage": {}, "steps": steps}) == (6, 0.5)
+    assert usage_totals({"steps": []}) == (None, None)
+
+
+CONFTEST = '''
+import pytest
+from PIL import Image
+from pytest_spider2v.records import TaskRecord
+from pytest_spider2v.stash import RECORD, RUN_DIR
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config):
+    if RUN_DIR not in config.stash:
+        config.stash[RUN_DIR] = config.rootpath / "results" / "fake"
+
+
+def _record(request, directory, status, score, detail=""):
+    directory.mkdir()
+    Image.new("RGB", (64, 48), "red").save(directory / "step_000.png")
+    request.node.stash[RECORD] = TaskRecord(directory, {
+        "task_id": request.node.name, "nodeid": request.node.nodeid, "app": "airbyte",
+        "apps": ["airbyte", "chromium"], "category": "data_ingestion_and_integration", "difficulty": "easy",
+        "interface": "gui", "variant": "abstract", "instruction": "<i>sync</i>", "status": status, "score": score,
+        "steps": [], "initial_observation": {"screenshot": "step_000.png"}, "evaluation": [], "timings": {},
+        "usage": {}, "settings": {}, "detail": detail})
+
+
+@pytest.fixture
+def passed_task(request, tmp_path):
+    _record(request, tmp_path / "record", "passed", 1.0)
+
+
+@pytest.fixture
+def broken_task(request, tmp_path):
+    _record(request, tmp_path / "record", "error", None, "RuntimeError: environment failed")
+    raise RuntimeError("environment failed")
+
+
+@pytest.fixture
+def account_task(request, tmp_path):
+    _record(request, tmp_path / "record", "skipped", None, "needs cloud account settings; pass --settings-dir")
+    pytest.skip("needs cloud account settings")
+'''
+
+
+def _plugin_args() -> list[str]:
+    """Load the plugin explicitly unless the installed package already does (pytest11 entry point)."""
+    installed = entry_points(group="pytest11", name="spider2v_reports")
+    return [] if installed else ["-p", "reports.plugin"]
+
+
+def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    pytester.makepyfile(test_fake="def test_ok(passed_task): pass\n\ndef test_broken(broken_task): pass\n"
+                                  "\ndef test_plain(): pass\n\ndef test_cloud(account_task): pass\n")
+    result = pytester.runpytest(*_plugin_args(), "--html=report.html", "--self-contained-html", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=2, errors=1, skipped=1)
+    result.stdout.fnmatch_lines([
+        "*spider2v summary*",
+        "3 tasks: success rate 100.0% (mean score over 1 scored tasks; 1 errors and 1 skipped*not counted as 0)",
+        "airbyte *3 *1 *100.0% *1 *1 *1",
+        "errors (not counted): 1",
+        "  test_fake.py::test_broken  -- RuntimeError: environment failed",
+        "skipped (not counted): 1",
+        "     1  needs cloud account settings",
+    ])
+    [summary_file] = pytester.path.rglob("summary.json")
+    summary = json.loads(summary_file.read_text())
+    assert summary["total"] == 3 and summary["errors"] == ["test_fake.py::test_broken"]
+    assert summary["by_app"]["chromium"]["total"] == 3 and summary["skipped"] == ["test_fake.py::test_cloud"]
+    report = (pytester.path / "report.html").read_text()
+    assert report.count("data:image/jpeg;base64") == 3 and "Spider2-V run" in report
+    assert ">Score</th>" in report and "col-score" in report
+    assert "<i>sync" not in report and "&amp;lt;i&amp;gt;sync" in report  # escaped, then escaped into the page's data
+    junit = (pytester.path / "junit.xml").read_text()
+    assert junit.count('property name="spider2v"') == 3
