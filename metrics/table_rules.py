@@ -168,7 +168,8 @@ def indel_ratio(a: str, b: str) -> float:
 def sparkline(pair: BookPair, rule: dict[str, Any]) -> bool:
     """Same sparklines (location -> data range)."""
     (book0, name0), (book1, name1) = _pair_sheets(pair, rule)
-    book0.worksheet(name0), book1.worksheet(name1)  # existence check, with a clear error
+    for book, name in ((book0, name0), (book1, name1)):
+        book.worksheet(name)  # a missing sheet fails with its own message, not as "no sparklines"
     return _differs("sparklines", sheet_objects.sparklines(book0.path, name0), sheet_objects.sparklines(book1.path, name1))
 
 

@@ -32,6 +32,8 @@ class Turn:
     response: str
     actions: list[Action]
     usage: dict[str, Any] = field(default_factory=dict)  #: tokens / cost, if any
+    #: the messages the model was sent, for the trajectory (images as "<image WxH>", never keys)
+    prompt: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

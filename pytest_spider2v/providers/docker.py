@@ -75,7 +75,7 @@ class DockerProvider:
         container = self._take_spare(snapshot) or self._run(spec)
         env = self._environment(container, spec)
         try:
-            env.wait_ready(self.ready_timeout)
+            self._wait_ready(env, container)
         except EnvironmentFault as exc:
             logs = self._logs(container)
             self.release(env)
@@ -174,6 +174,20 @@ class DockerProvider:
                 self._remove(container)
                 raise EnvironmentFault(f"docker provider: {container.name} published no ports ({container.status})\n{logs}")
             time.sleep(0.1)
+
+    def _wait_ready(self, env: Environment, container: Container) -> None:
+        """Poll ``/health``, and fail at once when the container has died instead of timing out."""
+        deadline = time.monotonic() + self.ready_timeout
+        while True:
+            try:
+                env.wait_ready(timeout=min(2.0, max(0.1, deadline - time.monotonic())), interval=0.1)
+                return
+            except EnvironmentFault:
+                container.reload()
+                if container.status != "running":
+                    raise EnvironmentFault(f"{env.name}: container {container.status} while starting") from None
+                if time.monotonic() >= deadline:
+                    raise
 
     def _start_spare(self, spec: Snapshot) -> None:
         with self._lock:

@@ -141,3 +141,18 @@ def test_a_crashed_runs_leftovers_are_removed_at_the_next_start(tmp_path: Path) 
     write_task(tmp_path / "next", "quick", [], "echo x", "x")
     run_pytest("tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r2"), cwd=tmp_path / "next")
     assert containers_of(proc.pid) == []
+
+
+def test_resume_keeps_finished_tasks_and_reruns_the_rest(tmp_path: Path) -> None:
+    write_task(tmp_path, "done-before", [], "echo fine", "fine")
+    results = tmp_path / "results"
+    first = run_pytest("tasks", "--agent", "noop", "--results-dir", str(results), cwd=tmp_path)
+    assert first.returncode == 0, first.stdout[-3000:]
+    (before,) = records(results)
+    write_task(tmp_path, "added-later", [], "echo fine", "fine")
+    second = run_pytest("tasks", "--agent", "noop", "--resume", "--results-dir", str(results), "-v", cwd=tmp_path)
+    assert second.returncode == 0, second.stdout[-3000:]
+    after = {r["task_id"]: r for r in records(results)}
+    assert after["done-before"]["timings"]["started"] == before["timings"]["started"]  # not run again
+    assert after["added-later"]["status"] == "passed"
+    assert "done-before[abstract] PASSED" in second.stdout

@@ -1,0 +1,56 @@
+"""Per-task records: stable locations, atomic rewrites, and what ``--resume`` may reuse."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_spider2v.plugin import recorded_outcome
+from pytest_spider2v.records import TaskRecord, read_result, task_dir
+from pytest_spider2v.task import Task, TaskSpec
+
+SPEC = TaskSpec.model_validate({
+    "id": "sum sales/2", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc", "terminal"],
+    "tags": ["traditional_data_processing", "cli+gui"], "action_number": 7,
+    "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": 1}},
+})
+
+
+def task(variant: str = "verbose") -> Task:
+    return Task(SPEC, Path("tasks/calc/x/task.json"), Path("tasks/calc/x"), "project", variant, "do it", "calc")
+
+
+def test_task_dir_is_stable_and_safe(tmp_path: Path) -> None:
+    assert task_dir(tmp_path, "gpt-4o", task()) == tmp_path / "gpt-4o" / "calc" / "sum_sales_2-verbose"
+    assert task_dir(tmp_path, "r", task("abstract")) != task_dir(tmp_path, "r", task("verbose"))
+
+
+def test_record_is_complete_after_every_step(tmp_path: Path) -> None:
+    record = TaskRecord.start(tmp_path / "t", task(), "node::id", "oracle", {"max_steps": 15})
+    files = record.observation(1, b"\x89PNG fake", "<desktop-frame/>")
+    record.step({"index": 1, "action": "pyautogui.click()", "observation": files})
+    saved = read_result(tmp_path / "t")
+    assert saved["status"] == "running" and saved["steps"][0]["observation"] == {
+        "screenshot": "step_001.png", "accessibility_tree": "step_001.xml"}
+    assert (saved["difficulty"], saved["interface"], saved["apps"]) == ("medium", "cli+gui", ["calc", "terminal"])
+    lines = (tmp_path / "t" / "trajectory.jsonl").read_text().splitlines()
+    assert [json.loads(line)["index"] for line in lines] == [1]
+    record.finish("failed", 0.0, "cell A2 differs", [{"func": "compare_table", "score": 0.0, "detail": "x"}])
+    final = read_result(tmp_path / "t")
+    assert (final["status"], final["score"], final["timings"]["total"] >= 0) == ("failed", 0.0, True)
+    assert not list((tmp_path / "t").glob(".*.tmp")), "atomic writes leave no temporary files"
+
+
+def test_starting_again_replaces_an_unfinished_record(tmp_path: Path) -> None:
+    first = TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    first.observation(3, b"png", None)
+    TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    assert not (tmp_path / "t" / "step_003.png").exists()
+
+
+def test_resume_reuses_only_finished_records_of_the_same_agent() -> None:
+    assert recorded_outcome({"status": "failed", "agent": "oracle", "score": 0.0}, "oracle")
+    assert recorded_outcome({"status": "running", "agent": "oracle"}, "oracle") is None
+    assert recorded_outcome({"status": "error", "agent": "oracle"}, "oracle") is None
+    assert recorded_outcome({"status": "passed", "agent": "noop"}, "oracle") is None
+    assert recorded_outcome(None, "oracle") is None
