@@ -10,8 +10,9 @@ initial delay (tests use 0; the original waited a constant 30 s, up to 10 tries)
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 import anthropic
 import openai
@@ -44,8 +45,8 @@ class Sampling:
     temperature: float
     top_p: float
     max_tokens: int
-    #: whether top_p was chosen by the user (see :class:`AnthropicBackend`)
-    top_p_explicit: bool = False
+    #: the sampling options the user set explicitly (see :class:`AnthropicBackend`)
+    explicit: frozenset[str] = frozenset()
 
 
 class Backend(Protocol):
@@ -79,7 +80,7 @@ class _Wait:
     """Retry-After when the server gives one, else exponential backoff from ``initial`` seconds."""
 
     def __init__(self, initial: float) -> None:
-        self._exponential = wait_exponential_jitter(initial=initial, max=MAX_WAIT, jitter=initial)
+        self._exponential = wait_exponential_jitter(multiplier=initial, max=MAX_WAIT, jitter=initial)
 
     def __call__(self, state: RetryCallState) -> float:
         hinted = retry_after(state.outcome.exception() if state.outcome else None)
@@ -151,8 +152,10 @@ class AnthropicBackend:
     """Messages API: system messages go to ``system``; consecutive user messages are merged,
     because the API wants user and assistant turns to alternate.
 
-    ``top_p`` is sent only when chosen explicitly: recent Claude models reject requests that set
-    both ``temperature`` and ``top_p``, so the paper's default pair cannot be sent as is.
+    ``temperature`` and ``top_p`` are sent only when set explicitly, and then as extra body
+    fields: current Claude models and the ``anthropic`` SDK no longer take sampling parameters,
+    so the paper's defaults would make every request fail. Older models and compatible servers
+    still honour them when given.
     """
 
     def __init__(self, sampling: Sampling, api_key: str, base_url: str | None, timeout: float) -> None:
@@ -162,11 +165,12 @@ class AnthropicBackend:
     def complete(self, messages: list[Message]) -> Completion:
         s = self.sampling
         system = "\n\n".join(p["text"] for m in messages if m["role"] == "system" for p in m["content"])
-        extra: dict[str, Any] = {"top_p": s.top_p} if s.top_p_explicit else {}
+        sampling = {name: value for name, value in (("temperature", s.temperature), ("top_p", s.top_p))
+                    if name in s.explicit}
         try:
             reply = self._client.messages.create(
                 model=s.model, system=system, messages=_anthropic_messages(messages),  # type: ignore[arg-type]
-                temperature=s.temperature, max_tokens=s.max_tokens, **extra,
+                max_tokens=s.max_tokens, extra_body=sampling or None,
             )
         except anthropic.BadRequestError as exc:
             if "prompt is too long" in str(exc):

@@ -27,8 +27,7 @@ PRECOMPUTED_GLOB = "retrieved_chunk_size_512_chunk_overlap_20_topk_4_embed_*.txt
 WORD = re.compile(r"[a-z0-9_]+")
 #: frequent English words carry no signal for ranking and would dominate short queries
 STOPWORDS = frozenset(
-    "a an and are as at be by can do for from has have how i in into is it its of on or that the "
-    "then this to was what when which will with you your".split()
+    ["a", "an", "and", "are", "as", "at", "be", "by", "can", "do", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its", "of", "on", "or", "that", "the", "then", "this", "to", "was", "what", "when", "which", "will", "with", "you", "your"]
 )
 
 

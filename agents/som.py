@@ -65,7 +65,8 @@ def resolve_indices(code: str, marks: Sequence[Mark]) -> str:
 
     ``(cx, cy)`` is the centre ``(x + w//2, y + h//2)`` of mark ``k`` (1-based). An index that no
     mark carries raises :class:`ActionError`, where the original silently left the name undefined
-    and the code then died with a NameError in the guest.
+    and the code then died with a NameError in the guest. Apply it to each code action of a
+    reply (the original did the same); special actions (WAIT/DONE/FAIL) need no resolving.
     """
     assignments = []
     for number in dict.fromkeys(_INDEX_NAME.findall(code)):

@@ -137,10 +137,11 @@ def context_hash(context: Path, base_id: str) -> str:
 
 
 # -- recipe images ------------------------------------------------------------------------------
-def _stream_build(client: docker.DockerClient, context: Path, tag: str, base: str, labels: dict[str, str]) -> None:
+def _stream_build(client: docker.DockerClient, context: Path, tag: str, base: str, labels: dict[str, str],
+                  nocache: bool) -> None:
     for chunk in client.api.build(
         path=str(context), tag=tag, buildargs={"BASE": base}, labels=labels,
-        network_mode="host", rm=True, forcerm=True, decode=True,
+        network_mode="host", rm=True, forcerm=True, decode=True, nocache=nocache,
     ):
         if "error" in chunk:
             raise BuildError(f"building {tag} failed: {chunk['error'].strip()}")
@@ -149,7 +150,16 @@ def _stream_build(client: docker.DockerClient, context: Path, tag: str, base: st
             print(text, flush=True)
 
 
-def build_recipe(client: docker.DockerClient, recipe: str, base: str, environments_dir: Path, force: bool) -> dict[str, Any]:
+def _drop_replaced(client: docker.DockerClient, image_id: str) -> None:
+    """Remove the image a rebuild replaced, unless containers still run it (then Docker keeps it)."""
+    try:
+        client.images.remove(image_id)
+    except APIError:
+        pass
+
+
+def build_recipe(client: docker.DockerClient, recipe: str, base: str, environments_dir: Path,
+                 force: bool = False, nocache: bool = False) -> dict[str, Any]:
     """Build (or reuse) one recipe's image; returns its build figures."""
     recipe_dir = environments_dir / recipe
     if not (recipe_dir / "Dockerfile").is_file():
@@ -161,13 +171,15 @@ def build_recipe(client: docker.DockerClient, recipe: str, base: str, environmen
         assemble_context(recipe_dir, context)
         digest = context_hash(context, client.images.get(base).id)
         existing = _image_or_none(client, tag)
-        reused = not force and existing is not None and existing.labels.get(HASH_LABEL) == digest
+        reused = not (force or nocache) and existing is not None and existing.labels.get(HASH_LABEL) == digest
         if reused:
             _log(f"{tag} is up to date ({digest[:12]})")
         else:
             _log(f"building {tag} from {recipe_dir} on {base}")
             labels = {"pytest-spider2v": "1", "pytest-spider2v.recipe": recipe, HASH_LABEL: digest}
-            _stream_build(client, context, tag, base, labels)
+            _stream_build(client, context, tag, base, labels, nocache)
+            if existing is not None and existing.id != client.images.get(tag).id:
+                _drop_replaced(client, existing.id)
     image = client.images.get(tag)
     return {
         "image": tag,
@@ -207,6 +219,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figures", type=Path, default=Path("results/build-figures.json"),
                         help="JSON file for build time and size per image")
     parser.add_argument("--force", action="store_true", help="rebuild even when the context is unchanged")
+    parser.add_argument("--no-cache", action="store_true", help="rebuild every layer (for cold build figures)")
     parser.add_argument("--mirror", default=DEFAULT_MIRROR, help="Debian mirror for debootstrap")
     args = parser.parse_args(argv)
 
@@ -225,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         figures[base] = {"image": base, "image_id": base_image.id, "seconds": round(time.monotonic() - started, 1),
                          "size_bytes": int(base_image.attrs["Size"])}
         for recipe in recipes:
-            figures[recipe] = build_recipe(client, recipe, base, args.environments, args.force)
+            figures[recipe] = build_recipe(client, recipe, base, args.environments, args.force, args.no_cache)
             fig = figures[recipe]
             _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB"
                  + (" (reused)" if fig["reused"] else ""))

@@ -14,5 +14,5 @@ getters: Registry[Callable[..., Any]] = Registry("getter")
 metrics: Registry[Callable[..., float]] = Registry("metric")
 #: ``factory(settings: AgentSettings) -> Agent``.
 agents: Registry[Callable[..., Any]] = Registry("agent")
-#: ``factory(config: pytest.Config) -> Provider``.
+#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.providers``).
 providers: Registry[Callable[..., Any]] = Registry("provider")

@@ -38,7 +38,8 @@ def _registry_problem() -> str | None:
     except subprocess.TimeoutExpired:
         return "AT-SPI registry does not answer"
     if proc.returncode != 0:
-        return f"AT-SPI registry: {proc.stderr.strip().splitlines()[-1:] or proc.returncode}"
+        last_line = (proc.stderr.strip().splitlines() or [f"exit status {proc.returncode}"])[-1]
+        return f"AT-SPI registry: {last_line}"
     return None
 
 

@@ -21,7 +21,7 @@ import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-from pytest_spider2v.environment import Environment
+from pytest_spider2v.environment import Environment, EnvironmentFault
 from pytest_spider2v.providers import Provider, owner_token
 
 pytestmark = pytest.mark.e2e
@@ -125,6 +125,11 @@ def test_chromium_devtools_reachable_from_host(env: Environment) -> None:
             browser.close()
 
 
+def test_unknown_snapshot_is_a_clear_fault(conformance_provider: Provider) -> None:
+    with pytest.raises(EnvironmentFault, match="no-such-snapshot"):
+        conformance_provider.acquire("no-such-snapshot")
+
+
 # -- restoring and isolation ----------------------------------------------------------------------
 def test_restore_leaves_no_trace(conformance_provider: Provider) -> None:
     marker = f"/home/user/Desktop/trace-{uuid.uuid4().hex}.txt"
@@ -165,7 +170,8 @@ def test_close_removes_every_container_it_created(new_conformance_provider: Call
     envs = [provider.acquire(SNAPSHOT) for _ in range(2)]
     client = docker.from_env()
     worker_filter = {"label": [f"{LABEL}.worker={provider.worker}"]}
-    assert len(client.containers.list(all=True, filters=worker_filter)) == 2
+    names = {c.name for c in client.containers.list(all=True, filters=worker_filter)}
+    assert {e.name for e in envs} <= names  # (plus a booting spare, if the provider keeps one)
     labels = client.containers.get(envs[0].name).labels
     assert labels[LABEL] == "1" and labels[f"{LABEL}.owner"] == owner_token()
     provider.close()

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Union
+from typing import Any, Self
 
 OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
@@ -75,7 +75,7 @@ class Request:
         return sum(1 for m in self.messages if m["role"] == role)
 
 
-Script = Union[str, Reply, Callable[[Request], Union[str, Reply]]]
+Script = str | Reply | Callable[[Request], str | Reply]
 
 
 def _texts(content: Any) -> list[str]:
@@ -105,7 +105,8 @@ class LLMServer:
         self._count = 0
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, name="llm-server", daemon=True)
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="llm-server", daemon=True)
 
     @property
     def port(self) -> int:
@@ -129,7 +130,7 @@ class LLMServer:
     def pending(self) -> int:
         return len(self._script)
 
-    def __enter__(self) -> LLMServer:
+    def __enter__(self) -> Self:
         self._thread.start()
         return self
 
@@ -179,7 +180,7 @@ class LLMServer:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def do_POST(self) -> None:  # noqa: N802  (http.server's naming)
+            def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("content-length", 0) or 0))
                 path = self.path.split("?", 1)[0]
                 if path not in (OPENAI_PATH, ANTHROPIC_PATH):
@@ -198,7 +199,7 @@ class LLMServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+            def log_message(self, format: str, *args: Any) -> None:
                 """Quiet: the recorded requests are the log."""
 
         return Handler

@@ -9,6 +9,8 @@ would score 1).
 
 from __future__ import annotations
 
+import ast
+import builtins
 import json
 import re
 import shutil
@@ -50,6 +52,24 @@ def spec_of(path: Path) -> TaskSpec:
 def cells_of(path: Path) -> list[str]:
     """Solution cells exactly as the oracle agent splits them (empty cells dropped)."""
     return [c.strip() for c in CELL.split(path.read_text(encoding="utf-8")) if c.strip()]
+
+
+def unbound_names(code: str) -> set[str]:
+    """Names a cell reads but never binds: each cell runs in a fresh interpreter, so an import
+    or variable from an earlier cell is not there (only the action prefix's pyautogui and time)."""
+    tree = ast.parse(PYAUTOGUI_PREFIX + code)
+    bound = set(dir(builtins))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            bound.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return used - bound
 
 
 def getter_slots(spec: TaskSpec) -> list[tuple[str, dict[str, Any] | None, dict[str, Any] | None, dict[str, Any]]]:
@@ -137,6 +157,7 @@ class TestTaskFolder:
         assert any("pyautogui." in c for c in code), "the solution must drive the GUI"
         for cell in code:
             compile(PYAUTOGUI_PREFIX + cell, f"{path.parent / 'solution.py'} cell", "exec")
+            assert not unbound_names(cell), f"cell {cell.splitlines()[0]!r} uses names it never defines"
 
     def test_every_host_file_exists_and_every_file_is_used(self, path: Path) -> None:
         folder = path.parent

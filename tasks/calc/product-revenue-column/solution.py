@@ -1,4 +1,4 @@
-# %% focus the workbook window once Calc shows it
+# %% focus the workbook window once Calc shows it, and let Calc settle
 import subprocess
 title = "product_sales.xlsx - LibreOffice Calc"
 for _ in range(150):
@@ -6,17 +6,19 @@ for _ in range(150):
         break
     time.sleep(0.2)
 subprocess.run(["wmctrl", "-Fa", title])
-time.sleep(1)
+time.sleep(2)
 
-# %% header in E1 (Ctrl+Home goes to A1, four steps right)
-pyautogui.hotkey("ctrl", "home")
-pyautogui.press("right", presses=4)
-pyautogui.typewrite("Revenue\n", interval=0.02)
+# %% go to E1 through the Name Box (Ctrl+Shift+F5) and type the header
+pyautogui.hotkey("ctrl", "shift", "f5")
+time.sleep(0.5)
+pyautogui.typewrite("E1\n", interval=0.05)
+time.sleep(0.5)
+pyautogui.typewrite("Revenue\n", interval=0.03)
 
 # %% one formula per product row, E2:E13 (Enter moves down a row)
 rows = range(2, 14)
 for row in rows:
-    pyautogui.typewrite(f"=C{row}*D{row}\n", interval=0.02)
+    pyautogui.typewrite(f"=C{row}*D{row}\n", interval=0.03)
 
 # %% save in the current (xlsx) format
 pyautogui.hotkey("ctrl", "s")

@@ -1,4 +1,4 @@
-# %% focus the workbook window once Calc shows it
+# %% focus the workbook window once Calc shows it, and let Calc settle
 import subprocess
 title = "exam_results.xlsx - LibreOffice Calc"
 for _ in range(150):
@@ -6,17 +6,19 @@ for _ in range(150):
         break
     time.sleep(0.2)
 subprocess.run(["wmctrl", "-Fa", title])
-time.sleep(1)
+time.sleep(2)
 
-# %% cursor to F2, the first Total value
-pyautogui.hotkey("ctrl", "home")
-pyautogui.press("right", presses=5)
-pyautogui.press("down")
+# %% go to F2, the first Total value, through the Name Box (Ctrl+Shift+F5)
+pyautogui.hotkey("ctrl", "shift", "f5")
+time.sleep(0.5)
+pyautogui.typewrite("F2\n", interval=0.05)
+time.sleep(0.5)
 
-# %% Data > Sort Descending
+# %% Data > Sort Descending (the third item of the Data menu)
 pyautogui.hotkey("alt", "d")
-time.sleep(0.8)
-pyautogui.press("d")
+time.sleep(1)
+pyautogui.press("down", presses=2, interval=0.2)
+pyautogui.press("enter")
 time.sleep(1)
 
 # %% save in the current (xlsx) format

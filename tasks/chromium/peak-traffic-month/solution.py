@@ -10,6 +10,7 @@ pyautogui.scroll(-5)
 time.sleep(0.5)
 
 # %% type the answer in gedit
+import subprocess
 subprocess.run(["wmctrl", "-a", "peak_month.txt"])
 time.sleep(1)
 pyautogui.typewrite("September", interval=0.02)

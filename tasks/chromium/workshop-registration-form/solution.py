@@ -8,7 +8,7 @@ subprocess.run(["wmctrl", "-a", "Workshop registration"])
 time.sleep(1)
 
 # %% click the "Full name" field and type the name
-pyautogui.click(960, 300)
+pyautogui.click(960, 347)
 time.sleep(0.3)
 pyautogui.typewrite("Maria Lopez", interval=0.02)
 

@@ -30,7 +30,8 @@ pyautogui.typewrite(
 pyautogui.hotkey("ctrl", "s")
 time.sleep(1)
 
-# %% open the daily revenue model in the same gedit
+# %% close gedit and open the daily revenue model from the terminal
+import subprocess
 pyautogui.hotkey("ctrl", "q")
 time.sleep(1)
 subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
@@ -57,11 +58,12 @@ time.sleep(1)
 pyautogui.hotkey("ctrl", "q")
 time.sleep(1)
 
-# %% declare the tests in models/schema.yml (a heredoc keeps the YAML indentation exact)
+# %% declare the tests in models/schema.yml, typed into cat, which keeps the YAML indentation exact
+import subprocess
 subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
 time.sleep(0.5)
 pyautogui.typewrite(
-    "cat > models/schema.yml <<'EOF'\n"
+    "cat > models/schema.yml\n"
     "version: 2\n"
     "models:\n"
     "  - name: stg_payments\n"
@@ -71,12 +73,14 @@ pyautogui.typewrite(
     "  - name: daily_revenue\n"
     "    columns:\n"
     "      - name: payment_date\n"
-    "        data_tests: [unique, not_null]\n"
-    "EOF\n",
+    "        data_tests: [unique, not_null]\n",
     interval=0.01,
 )
+pyautogui.hotkey("ctrl", "d")
+time.sleep(0.5)
 
 # %% build seed, models and tests, and wait until dbt has finished
+import subprocess
 pyautogui.typewrite("dbt build\n", interval=0.02)
 def running():
     return subprocess.run(["pgrep", "-f", "bin/dbt build"], capture_output=True).returncode == 0

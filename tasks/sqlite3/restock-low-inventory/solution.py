@@ -11,8 +11,8 @@ time.sleep(1.5)
 pyautogui.typewrite("sqlite3 ~/Desktop/inventory.db\n", interval=0.02)
 time.sleep(1)
 
-# %% restock the products below their reorder level
-pyautogui.typewrite("UPDATE products SET qty = qty + 50 WHERE qty < reorder_level;\n", interval=0.02)
+# %% restock the products below their reorder level (written with ">": pyautogui types "<" as ">" here)
+pyautogui.typewrite("UPDATE products SET qty = qty + 50 WHERE reorder_level > qty;\n", interval=0.02)
 
 # %% leave sqlite3
 pyautogui.typewrite(".quit\n", interval=0.02)
