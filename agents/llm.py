@@ -213,7 +213,7 @@ class LLMAgent:
         )
         messages = assemble(system, self._rag, self._history, self._note(observation), view.content,
                             self.prompts.empty_reply())
-        completion = self._complete(messages)
+        completion, messages = self._complete(messages)
         actions, problem = self._actions(completion.text, view)
         # only the window shown is kept: each past turn holds a full-size image
         self._history = [*self._history, PastTurn(view.content, completion.text)][-s.history:] if s.history else []
@@ -260,15 +260,16 @@ class LLMAgent:
 
     # -- model call -------------------------------------------------------------------------
 
-    def _complete(self, messages: list[Message]) -> Completion:
+    def _complete(self, messages: list[Message]) -> tuple[Completion, list[Message]]:
+        """The model's completion and the messages that produced it."""
         s = self.settings
         try:
-            return call_with_retries(lambda: self.backend.complete(messages), s.retries, s.backoff)
+            return call_with_retries(lambda: self.backend.complete(messages), s.retries, s.backoff), messages
         except ContextTooLong:
             # As the paper: once more with only the system prompt and the current observation.
             log.warning("prompt too long for %s; retrying with the current observation only", s.model)
-            trimmed = [m for m in messages if m["role"] == "system"][:1] + messages[-1:]
-            return call_with_retries(lambda: self.backend.complete(trimmed), s.retries, s.backoff)
+            trimmed = messages[:1] + messages[-1:]
+            return call_with_retries(lambda: self.backend.complete(trimmed), s.retries, s.backoff), trimmed
 
     # -- reply -> actions -------------------------------------------------------------------
 

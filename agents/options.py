@@ -1,6 +1,6 @@
 """First-class command-line flags of the model-driven agents (a pytest plugin).
 
-Each flag is a shorthand for ``--agent-option KEY=VALUE``: :func:`llm_settings` returns the flags
+Each flag is a shorthand for ``--agent-option KEY=VALUE``: :func:`pytest_spider2v_agent_options` returns the flags
 given on the command line under the option keys that :class:`agents.llm.LLMSettings` reads, so the
 core passes them on in ``AgentSettings.options`` without knowing any of them. Flags left unset are
 absent, and the agent's defaults (the paper's) apply.
@@ -38,7 +38,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     default=None, help="show the model the errors of its failed actions")
 
 
-def llm_settings(config: pytest.Config) -> dict[str, str]:
+def pytest_spider2v_agent_options(config: pytest.Config) -> dict[str, str]:
     """The flags given, as agent options (strings, like ``--agent-option`` values)."""
     keys = [key for _flag, key, _kind, _text in FLAGS] + ["execution_feedback"]
     given = {key: config.getoption(f"spider2v_llm_{key}", None) for key in keys}

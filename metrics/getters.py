@@ -22,6 +22,35 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TIME_FORMAT = "%Y_%m_%d"
 
+#: Guest-side wait used by ``vm_file`` for files open in LibreOffice: until no soffice
+#: process has used CPU for two consecutive 0.25 s intervals (at most SETTLE_TIMEOUT s).
+SETTLE_TIMEOUT = 15.0
+SETTLE_SCRIPT = """
+import glob, os, sys, time
+path, timeout = sys.argv[1], float(sys.argv[2])
+if not os.path.exists(os.path.join(os.path.dirname(path), ".~lock." + os.path.basename(path) + "#")):
+    sys.exit(0)
+def ticks():
+    total = 0
+    for proc in glob.glob("/proc/[0-9]*"):
+        try:
+            with open(proc + "/comm") as f:
+                if not f.read().startswith("soffice"):
+                    continue
+            with open(proc + "/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+deadline, quiet, last = time.monotonic() + timeout, 0, ticks()
+while quiet < 2 and time.monotonic() < deadline:
+    time.sleep(0.25)
+    now = ticks()
+    quiet, last = (quiet + 1 if now - last <= 1 else 0), now
+print("idle" if quiet >= 2 else "busy")
+"""
+
 
 def with_time_suffix(name: str, stamp: str) -> str:
     """``out.csv`` -> ``out2024_06_20.csv``: the stamp goes before the file's extension.
@@ -33,6 +62,20 @@ def with_time_suffix(name: str, stamp: str) -> str:
     if not path.suffix:
         return name
     return str(path.with_name(path.stem + stamp + path.suffix))
+
+
+def settle_open_document(ctx: TaskContext, guest_path: str) -> None:
+    """Let LibreOffice finish saving a document it has open before the file is fetched.
+
+    Excel tasks save with Ctrl+S in postconfig and then sleep 0.5 s, as in the original. Under
+    parallel load a save takes longer than that, and fetching at once would score the stale
+    file. LibreOffice's lock file tells that the document is open; its CPU use going quiet
+    tells that the save is done. Files not open in LibreOffice cost one quick guest call.
+    """
+    result = ctx.env.execute(["python3", "-c", SETTLE_SCRIPT, guest_path, str(SETTLE_TIMEOUT)],
+                             timeout=SETTLE_TIMEOUT + 30)
+    if result.stdout.strip() == "busy":
+        logger.warning("vm_file: LibreOffice still busy after %.0fs; fetching %s anyway", SETTLE_TIMEOUT, guest_path)
 
 
 def local_cache_path(ctx: TaskContext, dest: str) -> Path:
@@ -62,6 +105,7 @@ def vm_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None | list[str | N
     gives = set(spec.get("gives", [0]))
     out: list[str | None] = []
     for i, (guest_path, dest) in enumerate(zip(paths, dests, strict=True)):
+        settle_open_document(ctx, guest_path)
         data = ctx.env.download(guest_path)
         local: str | None = None
         if data is None:

@@ -22,6 +22,20 @@ from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskForm
 OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hooks
+
+    pluginmanager.add_hookspecs(hooks)
+
+
+def agent_options(config: pytest.Config) -> dict[str, str]:
+    """``--agent-option KEY=VALUE`` values, then what extensions add through the hook."""
+    options = dict(o.split("=", 1) if "=" in o else (o, "") for o in config.getoption("spider2v_agent_options"))
+    for extra in config.hook.pytest_spider2v_agent_options(config=config):
+        options.update(extra)
+    return options
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("spider2v", "Spider2-V benchmark")
     group.addoption("--agent", dest="spider2v_agent", metavar="NAME",

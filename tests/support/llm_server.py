@@ -34,11 +34,14 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     prompt_tokens: int | None = None  #: default: a size-based estimate of the request
     completion_tokens: int | None = None  #: default: the number of words in ``text``
+    delay: float = 0.0  #: seconds to wait before answering (to provoke client timeouts)
+    code: str | None = None  #: an error's machine-readable code (OpenAI ``error.code``)
 
     @classmethod
-    def error(cls, status: int, message: str = "scripted error", retry_after: float | None = None) -> Reply:
+    def error(cls, status: int, message: str = "scripted error", retry_after: float | None = None,
+              code: str | None = None) -> Reply:
         headers = {} if retry_after is None else {"retry-after": f"{retry_after:g}"}
-        return cls(text=message, status=status, headers=headers)
+        return cls(text=message, status=status, headers=headers, code=code)
 
 
 @dataclass(frozen=True)
@@ -148,7 +151,9 @@ class LLMServer:
         if script is None:  # 400 is not retried: an exhausted script fails the test at once
             return Reply.error(400, "llm_server: no scripted reply left")
         reply = script(request) if callable(script) else script
-        return Reply(text=reply) if isinstance(reply, str) else reply
+        reply = Reply(text=reply) if isinstance(reply, str) else reply
+        time.sleep(reply.delay)
+        return reply
 
     def _respond(self, request: Request) -> tuple[int, dict[str, str], dict[str, Any]]:
         reply = self._next(request)
@@ -209,5 +214,5 @@ def _error_body(wire: str, reply: Reply) -> dict[str, Any]:
     kind = {429: "rate_limit_error", 400: "invalid_request_error", 401: "authentication_error"}.get(
         reply.status, "api_error")
     if wire == "openai":
-        return {"error": {"message": reply.text, "type": kind, "param": None, "code": None}}
+        return {"error": {"message": reply.text, "type": kind, "param": None, "code": reply.code}}
     return {"type": "error", "error": {"type": kind, "message": reply.text}}

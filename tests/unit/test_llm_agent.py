@@ -17,7 +17,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from agents.llm import LLMAgent, make_anthropic_agent, make_openai_agent
-from agents.options import llm_settings
+from agents.options import pytest_spider2v_agent_options as llm_settings
 from pytest_spider2v.agent import AgentSettings, Observation, agent_factory
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.task import Task, TaskSpec
@@ -192,6 +192,12 @@ def test_rate_limit_then_server_error_are_retried_and_counted(server: LLMServer,
     assert server.requests[0].body == server.requests[2].body  # the same prompt, sent again
 
 
+def test_a_timed_out_request_is_retried(server: LLMServer, agent: Callable[..., LLMAgent]) -> None:
+    server.script(Reply(CODE, delay=1.0), CODE)
+    turn = agent(timeout="0.3").act(INSTRUCTION, observation())
+    assert turn.actions == ["pyautogui.click(200, 125)"] and turn.usage["attempts"] == 2
+
+
 def test_retries_give_up_with_the_last_error(server: LLMServer, agent: Callable[..., LLMAgent]) -> None:
     server.script(Reply.error(429, retry_after=0), Reply.error(503, "overloaded"), CODE)
     with pytest.raises(openai.InternalServerError, match="overloaded"):
@@ -204,6 +210,18 @@ def test_a_client_error_is_not_retried(server: LLMServer, agent: Callable[..., L
     with pytest.raises(openai.AuthenticationError):
         agent().act(INSTRUCTION, observation())
     assert len(server.requests) == 1
+
+
+def test_a_prompt_too_long_is_sent_again_with_the_current_observation_only(
+        server: LLMServer, agent: Callable[..., LLMAgent]) -> None:
+    server.script(CODE, Reply.error(400, "maximum context length", code="context_length_exceeded"), CODE)
+    bot = agent(observation="screenshot")
+    bot.act(INSTRUCTION, observation())
+    turn = bot.act(INSTRUCTION, observation())
+    full, trimmed = server.requests[1:]
+    assert [m["role"] for m in full.messages] == ["system", "user", "assistant", "user"]
+    assert [m["role"] for m in trimmed.messages] == ["system", "user"] and len(trimmed.images()) == 1
+    assert turn.actions == ["pyautogui.click(200, 125)"] and len(turn.prompt) == 2
 
 
 def test_malformed_reply_is_fed_back_on_the_next_turn(server: LLMServer, agent: Callable[..., LLMAgent]) -> None:
