@@ -167,6 +167,7 @@ class View:
     screen: tuple[int, int]  #: real screen size
     image: tuple[int, int]  #: size of the image shown (the screen size when not scaled)
     marks: list[tuple[int, int, int, int]]
+    png: bytes | None = None  #: the image shown, when it is not the raw screenshot
 
 
 class LLMAgent:
@@ -224,7 +225,7 @@ class LLMAgent:
             "cost_usd": pricing.cost_usd(self.price, completion.prompt_tokens, completion.completion_tokens),
             "attempts": completion.attempts,
         }
-        return Turn(response=completion.text, actions=actions, usage=usage, prompt=redact(messages))
+        return Turn(response=completion.text, actions=actions, usage=usage, prompt=redact(messages), view=view.png)
 
     # -- observation ------------------------------------------------------------------------
 
@@ -247,7 +248,8 @@ class LLMAgent:
         table = None
         if self.needs_accessibility_tree:
             table = linearize(nodes, with_index=s.observation == "som", max_tokens=s.a11y_max_tokens)
-        return View(self.prompts.observation(s.observation, image, table), screen, shown, marks)
+        altered = image if image is not None and image is not observation.screenshot else None
+        return View(self.prompts.observation(s.observation, image, table), screen, shown, marks, altered)
 
     def _note(self, observation: Observation) -> str | None:
         """What the model must know about its previous answer: why it held no action, or the

@@ -34,6 +34,8 @@ class Turn:
     usage: dict[str, Any] = field(default_factory=dict)  #: tokens / cost, if any
     #: the messages the model was sent, for the trajectory (images as "<image WxH>", never keys)
     prompt: list[dict[str, Any]] = field(default_factory=list)
+    #: PNG the model was shown when it differs from the raw screenshot (Set-of-Marks, scaling)
+    view: bytes | None = None
 
 
 @dataclass(frozen=True)

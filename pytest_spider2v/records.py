@@ -106,6 +106,12 @@ class TaskRecord:
             (self.directory / files["accessibility_tree"]).write_text(accessibility_tree, encoding="utf-8")
         return files
 
+    def view(self, turn: int, png: bytes) -> str:
+        """Store the image the agent was shown in ``turn`` (e.g. with Set-of-Marks); its file name."""
+        name = f"turn_{turn:03d}_view.png"
+        (self.directory / name).write_bytes(png)
+        return name
+
     def step(self, entry: dict[str, Any]) -> None:
         """Append one executed action (with its observation file names) and persist."""
         self.result["steps"].append(entry)

@@ -68,10 +68,11 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
         turn = agent.act(ctx.task.instruction, observation)
         think = time.monotonic() - started
         _add_usage(record, turn.usage)
+        view = record.view(turn_number, turn.view) if turn.view else None
         if not turn.actions:
             record.step({"index": index + 1, "turn": turn_number, "response": turn.response, "action": None,
                          "kind": "none", "info": {"status": "error", "message": "no valid action in the reply"},
-                         "duration": 0.0, "think": round(think, 4), "usage": turn.usage, "prompt": turn.prompt})
+                         "duration": 0.0, "think": round(think, 4), "usage": turn.usage, "prompt": turn.prompt, "view": view})
         infos: list[dict[str, Any]] = []
         for position, action in enumerate(turn.actions):
             first_of_turn = position == 0
@@ -90,7 +91,8 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
                          "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4),
                          "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
-                         "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else []})
+                         "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else [],
+                         "view": view if first_of_turn else None})
             infos.append(info)
             episode.actions.append(action)
             ctx.history.append(action)

@@ -142,7 +142,7 @@ def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> s
     for step in result.get("steps", []):
         rows.append([
             _e(step.get("index", "")) + (f"<br><small>{step['duration']:.1f} s</small>" if isinstance(step.get("duration"), (int, float)) else ""),
-            _reply(step.get("response") or ""),
+            _reply(step.get("response") or "") + _view(step, directory, link_base),
             _action(step),
             _info(step.get("info") or {}),
             _observation(step.get("observation") or {}, directory, link_base),
@@ -150,6 +150,13 @@ def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> s
     if not rows:
         return _section("Steps", "<p><i>no steps recorded</i></p>")
     return _section(f"Steps ({len(result.get('steps', []))})", _table(["#", "agent reply", "action", "result", "screenshot after the step"], rows))
+
+
+def _view(step: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+    """The image the model was shown this turn (Set-of-Marks, scaled), when it was not the raw screen."""
+    if not step.get("view"):
+        return ""
+    return "<small>what the model saw:</small>" + _screenshot(directory / step["view"], link_base)
 
 
 def _reply(text: str) -> str:

@@ -132,9 +132,18 @@ def test_set_of_marks_index_names_are_resolved_to_the_marked_widget(tmp_path: Pa
     with LLMServer() as server:
         server.script(click_the_note(chosen), "DONE")
         proc, record = run_task(tmp_path, "--agent", "gpt-4o-mini", "--llm-base-url", server.openai_url,
-                                "--observation", "som")
+                                "--observation", "som", f"--html={tmp_path / 'report.html'}", "--self-contained-html")
     assert_solved(proc, record)
     assert len(chosen) == 1
     assert record["steps"][0]["action"].startswith(chosen[0] + "\npyautogui.click(*index_")
     first_screen = next((tmp_path / "results").rglob("step_000.png")).read_bytes()
-    assert server.requests[0].images()[0] != first_screen  # the model saw the marks drawn on it
+    seen = server.requests[0].images()[0]
+    assert seen != first_screen  # the model saw the marks drawn on it
+    view = next((tmp_path / "results").rglob(record["steps"][0]["view"])).read_bytes()
+    assert view == seen  # and the record keeps exactly that image
+    report = (tmp_path / "report.html").read_text()
+    assert "what the model saw:" in report  # the marked screenshot is in the report
+    assert "pyautogui.click(*index_" in report  # the model's reply and the executed action
+    usage = record["usage"]
+    assert f"{usage['prompt_tokens'] + usage['completion_tokens']:,}" in report  # the task's token total
+    assert f"${usage['cost_usd']:.4f}" in report  # and its cost
