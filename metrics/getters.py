@@ -27,7 +27,7 @@ DEFAULT_TIME_FORMAT = "%Y_%m_%d"
 SETTLE_TIMEOUT = 15.0
 SETTLE_SCRIPT = """
 import glob, os, sys, time
-path, timeout = sys.argv[1], float(sys.argv[2])
+path, timeout = os.path.expanduser(os.path.expandvars(sys.argv[1])), float(sys.argv[2])
 if not os.path.exists(os.path.join(os.path.dirname(path), ".~lock." + os.path.basename(path) + "#")):
     sys.exit(0)
 def ticks():
