@@ -82,6 +82,18 @@ def test_run_python_moves_the_pointer(env: Environment) -> None:
     assert (before, after) == ("(11, 13)", "(321, 654)")
 
 
+def test_typed_text_arrives_exactly_including_angle_brackets(env: Environment) -> None:
+    """Every printable ASCII character typed with pyautogui reaches the application unchanged."""
+    env.upload(b'IFS= read -r line; printf %s "$line" > /tmp/typed.txt\n', "/tmp/readline.sh")
+    env.launch(["gnome-terminal", "--", "bash", "/tmp/readline.sh"])
+    wait_for(lambda: env.execute("pgrep -f readline.sh", shell=True).ok, 30, "the terminal reading a line")
+    wait_for(lambda: "Terminal" in env.execute("wmctrl -l", shell=True).stdout, 30, "the terminal window")
+    text = "a<b>c |&;$`'\"x\" {[()]} ~!@#%^*_+=-:?,./"
+    env.run_python(f"pyautogui.typewrite({text!r}, interval=0.02); pyautogui.press('enter')")
+    typed = wait_for(lambda: env.download("/tmp/typed.txt"), 15, "the typed line")
+    assert typed.decode() == text
+
+
 def test_upload_download_round_trip(env: Environment) -> None:
     payload = bytes(range(256)) * 100
     env.upload(payload, "~/Desktop/nested/dir/blob.bin")
