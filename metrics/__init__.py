@@ -12,6 +12,8 @@ from . import (  # noqa: F401  (imported for their registrations)
     declared_getters,
     files,
     getters,
+    images,
+    notebooks,
     sheet_objects,
     table_rules,
     tables,

@@ -7,6 +7,7 @@ The fixtures that run a task (environment, agent, episode, evaluation) live in `
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from . import registries
 from .agent import agent_factory
 from .records import FINAL_STATUSES
 from .stash import RUN_DIR
+from .validation import CHECKS, Check, check_reset, check_score
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
 
 #: environment variable naming the controller process that owns this run's environments
@@ -56,6 +58,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="name of this run's folder under --results-dir (default: the agent's name)")
     group.addoption("--resume", dest="spider2v_resume", action="store_true",
                     help="reuse finished records of this run instead of running those tasks again")
+    group.addoption("--validate", dest="spider2v_validate", action="store_true",
+                    help="check the tasks instead of running an agent: reference solution scores 1, "
+                         "do-nothing and wrong solution score 0, two resets look the same")
     group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
                     default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
                     help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
@@ -68,7 +73,8 @@ def pytest_configure(config: pytest.Config) -> None:
         from .providers import owner_token
 
         os.environ[OWNER_ENV] = owner_token(os.getpid())
-    run = config.getoption("spider2v_run_name") or config.getoption("spider2v_agent") or "run"
+    default_run = "validate" if config.getoption("spider2v_validate") else config.getoption("spider2v_agent")
+    run = config.getoption("spider2v_run_name") or default_run or "run"
     config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / run
 
 
@@ -89,7 +95,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Fail fast, once, on a bad --agent instead of erroring every task."""
-    if config.option.collectonly or not any(isinstance(i, TaskItem) for i in items):
+    if config.option.collectonly or config.getoption("spider2v_validate"):
+        return
+    if not any(isinstance(i, TaskItem) for i in items):
         return
     agent = config.getoption("spider2v_agent")
     if not agent:
@@ -121,6 +129,8 @@ class TaskFile(pytest.Module):
             # One bad task must not stop the others: let the session run despite this error.
             self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
+        if self.config.getoption("spider2v_validate"):
+            return [TaskItem.from_check(self, tasks[0], check) for check in CHECKS]
         return [TaskItem.from_task(self, task) for task in tasks]
 
 
@@ -132,14 +142,30 @@ def run_task(spider2v_outcome: Any) -> None:
 
 
 class TaskItem(pytest.Function):
-    """One task variant as a test. ``item.task`` holds the :class:`Task`."""
+    """One task variant as a test. ``item.task`` holds the :class:`Task`; a ``--validate`` item
+    also holds its :class:`Check`, whose agent replaces ``--agent``."""
 
     task: Task
+    check: Check | None = None
 
     @classmethod
     def from_task(cls, parent: TaskFile, task: Task) -> TaskItem:
         name = f"{task.id}[{task.variant}]" if task.layout == "project" else task.id
-        item = cls.from_parent(parent, name=name, callobj=run_task)
+        return cls._make(parent, name, task, run_task)
+
+    @classmethod
+    def from_check(cls, parent: TaskFile, task: Task, check: Check) -> TaskItem:
+        if check.solution:
+            path = task.folder / check.solution
+            task = replace(task, solution=path if path.exists() else None)
+        body = check_score if check.agent else check_reset
+        item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, body)
+        item.check = check
+        return item
+
+    @classmethod
+    def _make(cls, parent: TaskFile, name: str, task: Task, body: Any) -> TaskItem:
+        item = cls.from_parent(parent, name=name, callobj=body)
         item.task = task
         for marker in task.markers:
             _ensure_marker(item.config, marker)

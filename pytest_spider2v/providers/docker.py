@@ -31,6 +31,7 @@ WORKER_LABEL = f"{LABEL}.worker"
 PROVIDER_LABEL = f"{LABEL}.provider"
 SNAPSHOT_LABEL = f"{LABEL}.snapshot"
 GUEST_SERVER_PORT = 5000
+HOSTNAME = "desktop"
 
 
 class DockerProvider:
@@ -140,6 +141,9 @@ class DockerProvider:
             container = self.client.containers.run(
                 spec.image,
                 name=name,
+                # the same hostname in every container: prompts, terminals and trees must not
+                # differ between two restores of one snapshot
+                hostname=HOSTNAME,
                 detach=True,
                 init=True,
                 shm_size=self.shm_size,

@@ -1,0 +1,92 @@
+"""``--validate``: check the tasks themselves instead of an agent.
+
+Each task file gives four items, so failures are precise and ``--lf`` reruns only what failed:
+
+* ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
+* ``[validate-noop]`` the do-nothing agent must score 0 (the initial state is not a solution);
+* ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
+  (the evaluator checks the outcome, not merely that something happened);
+* ``[validate-reset]`` two resets must give the same first accessibility tree, clocks masked
+  (setup is deterministic, so every agent starts from the same state).
+
+Agents are named, never imported: the checks use whatever is registered as ``oracle``/``noop``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .context import TaskContext
+from .providers import Provider
+from .scoring import run_steps
+from .task import Task
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    agent: str | None = None  #: agent that runs the episode (None: no episode)
+    solution: str | None = None  #: solution file the agent replays, in the task folder
+    expected: float | None = None  #: the score the check requires
+
+
+CHECKS = (
+    Check("reference", "oracle", "solution.py", 1.0),
+    Check("noop", "noop", None, 0.0),
+    Check("wrong", "oracle", "wrong_solution.py", 0.0),
+    Check("reset"),
+)
+
+#: Times and dates that legitimately differ between two resets (clock applets, file dialogs).
+_CLOCKS = re.compile(
+    r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b"
+    r"|\b\d{4}-\d{2}-\d{2}\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+)
+
+
+def mask_clocks(tree: str) -> str:
+    return _CLOCKS.sub("<time>", tree)
+
+
+def check_score(request: pytest.FixtureRequest) -> None:
+    """Body of the reference, noop and wrong checks."""
+    check: Check = request.node.check
+    task: Task = request.node.task
+    if check.solution and task.solution is None:
+        pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
+    outcome = request.getfixturevalue("spider2v_outcome")
+    if outcome.score != check.expected:
+        pytest.fail(f"{check.name}: expected score {check.expected:g}, got {outcome.score:g}: {outcome.detail}",
+                    pytrace=False)
+
+
+def check_reset(spider2v_task: Task, spider2v_provider: Provider, spider2v_settings_dir: Path | None) -> None:
+    """Body of the reset check."""
+    first, second = (mask_clocks(_first_tree(spider2v_task, spider2v_provider, spider2v_settings_dir))
+                     for _ in range(2))
+    if first != second:
+        diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
+                                    lineterm="", n=1)
+        pytest.fail("two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40]), pytrace=False)
+
+
+def _first_tree(task: Task, provider: Provider, settings_dir: Path | None) -> str:
+    env = provider.acquire(task.spec.snapshot)
+    try:
+        with tempfile.TemporaryDirectory(prefix="spider2v-reset-") as cache:
+            run_steps(TaskContext(env, task, Path(cache), settings_dir), task.spec.config)
+            return _pretty(env.accessibility_tree())
+    finally:
+        provider.release(env)
+
+
+def _pretty(xml: str) -> str:
+    """One element per line, so a difference reads as a short diff."""
+    return re.sub(r">\s*<", ">\n<", xml)
