@@ -1,0 +1,80 @@
+"""The task catalogue: a Markdown table of every task, generated from the task files.
+
+    spider2v-catalog [TASKS_DIR] [--write README.md | --check README.md]
+
+Without an option the table is printed. ``--write`` replaces the table between the
+``<!-- tasks:begin -->`` and ``<!-- tasks:end -->`` markers of a file; ``--check`` exits 1 when
+that table is out of date (the test suite runs it, so the README never drifts from the tasks).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections import Counter
+from pathlib import Path
+
+from .task import PROJECT_FILE, Task, load_tasks
+
+BEGIN, END = "<!-- tasks:begin -->", "<!-- tasks:end -->"
+
+
+def project_tasks(tasks_dir: Path) -> list[Task]:
+    """The abstract variant of every project task under ``tasks_dir``, in path order."""
+    import fixtures  # noqa: F401  (step and getter names must be known to load tasks)
+    import metrics  # noqa: F401
+
+    return [load_tasks(path)[0] for path in sorted(tasks_dir.glob(f"*/*/{PROJECT_FILE}"))]
+
+
+def table(tasks: list[Task], base: Path) -> str:
+    rows = ["| task | apps | category | difficulty (steps) | interface |", "|---|---|---|---|---|"]
+    for task in tasks:
+        link = Path(os.path.relpath(task.folder, base)).as_posix()
+        apps = ", ".join(task.spec.related_apps)
+        rows.append(f"| [{task.app}/{task.id}]({link}) | {apps} | {task.category} | "
+                    f"{task.difficulty} ({task.spec.action_number}) | {task.interface} |")
+    apps = Counter(app for task in tasks for app in task.spec.related_apps)
+    levels = Counter(task.difficulty for task in tasks)
+    totals = (f"{len(tasks)} tasks (each in an abstract and a verbose variant); "
+              f"apps: {', '.join(f'{a} {n}' for a, n in sorted(apps.items()))}; "
+              f"difficulty: {', '.join(f'{d} {levels[d]}' for d in ('easy', 'medium', 'hard'))}.")
+    return "\n".join([totals, "", *rows])
+
+
+def splice(document: str, generated: str) -> str:
+    try:
+        head, rest = document.split(BEGIN, 1)
+        _old, tail = rest.split(END, 1)
+    except ValueError:
+        raise SystemExit(f"the markers {BEGIN} and {END} must both be in the file") from None
+    return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("tasks_dir", nargs="?", type=Path, default=Path("tasks"))
+    mode = parser.add_mutually_exclusive_group()
+    mode.add_argument("--write", type=Path, metavar="FILE", help="update the table in FILE")
+    mode.add_argument("--check", type=Path, metavar="FILE", help="fail when the table in FILE is out of date")
+    args = parser.parse_args(argv)
+    target = args.write or args.check
+    base = target.resolve().parent if target else Path.cwd()
+    generated = table(project_tasks(args.tasks_dir.resolve()), base)
+    if target is None:
+        print(generated)
+        return 0
+    current = target.read_text(encoding="utf-8")
+    updated = splice(current, generated)
+    if args.check:
+        if updated != current:
+            print(f"{target}: the task table is out of date; run `spider2v-catalog --write {target}`", file=sys.stderr)
+            return 1
+        return 0
+    target.write_text(updated, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
