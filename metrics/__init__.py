@@ -19,6 +19,7 @@ from . import (  # noqa: F401  (imported for their registrations)
     tables,
     text,
     value_rules,
+    web_getters,
     workbooks,
     yaml_rules,
 )

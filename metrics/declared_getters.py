@@ -1,4 +1,4 @@
-"""Getter types of the original harness that cannot run here (yet), with the reason.
+"""Getter types of the original harness that need a cloud account, with the reason.
 
 Declared names let every published task validate; a task whose evaluation needs one is
 skipped with the reason. ``account`` names the service whose credentials would be needed.
@@ -33,25 +33,11 @@ CLOUD_GETTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "googledrive": ("Google Drive", ("googlesheet_active_file",)),
 }
 
-#: getters that need only the local desktop, but are not written yet
-NOT_YET: tuple[str, ...] = (
-    "active_url_from_accessTree",
-    "active_tab_info",
-    "html_check",
-    "validate_correct_url",
-    "dbt_profiles",
-    "metabase_question_sql",
-    "airbyte_localhost_page",
-    "superset_localhost_page",
-)
-
 
 def declare_all() -> None:
     for account, (service, names) in CLOUD_GETTERS.items():
         for name in names:
             getters.declare(name, f"needs a {service} account", account=account)
-    for name in NOT_YET:
-        getters.declare(name, "not implemented yet")
 
 
 declare_all()

@@ -16,6 +16,7 @@ import fixtures.declared_steps  # noqa: F401
 import fixtures.steps  # noqa: F401
 import metrics.declared_getters  # noqa: F401
 import metrics.getters  # noqa: F401
+import metrics.web_getters  # noqa: F401
 from fixtures.chrome import browser_command, is_offline_url
 from fixtures.steps import StepError, encode_json_values, until_met
 from metrics.getters import with_time_suffix
@@ -102,7 +103,8 @@ def test_cloud_declarations_name_their_account() -> None:
     assert "Snowflake account" in (setup_steps.entry("snowflake_login").unavailable or "")
     assert getters.entry("workarena_task_result").meta["account"] == "servicenow"
     assert "web UI" in (setup_steps.entry("metabase_webui_init").unavailable or "")
-    assert getters.entry("html_check").unavailable == "not implemented yet"
+    assert getters.entry("dbt_job_info").meta["account"] == "dbt_cloud"
+    assert getters.entry("html_check").obj is not None  # local getters are implemented (metrics.web_getters)
 
 
 def test_chrome_signature_accepts_original_parameters() -> None:

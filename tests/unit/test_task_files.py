@@ -4,7 +4,8 @@ These checks run without Docker. They catch what would otherwise only show up as
 failure in an end-to-end run: a data file the task names but does not ship, a reference
 solution longer than the step limit, an ``action_number`` that disagrees with the tutorial, or
 a gold answer that the untouched initial state already matches (so that an agent doing nothing
-would score 1).
+would score 1), or a deliberately wrong solution (``wrong_solution.py``, replayed by
+``--validate``) that is not a solution at all or is the reference in disguise.
 """
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ APPS = {"calc", "terminal", "sqlite3", "dbt", "duckdb", "chromium", "gedit"}
 MAX_CELLS = 15
 CELL = re.compile(r"^# %%.*$", re.MULTILINE)
 NUMBERED = re.compile(r"^\d+\.\s", re.MULTILINE)
+#: The replayable solutions of a task folder: the reference, and a plausible mistake that
+#: ``--validate`` requires to score 0 (so the evaluator is shown to check the outcome).
+SOLUTIONS = ("solution.py", "wrong_solution.py")
+#: The first line of a wrong solution: it says what the evaluator must catch.
+WRONG_HEADER = "# Wrong on purpose: "
 #: Files every task folder has besides its data.
-OWN_FILES = {"task.json", "verbose_instruction.txt", "solution.py"}
+OWN_FILES = {"task.json", "verbose_instruction.txt", *SOLUTIONS}
 
 try:  # the registries are filled by importing the step and metric packages
     import fixtures  # noqa: F401
@@ -52,6 +58,12 @@ def spec_of(path: Path) -> TaskSpec:
 def cells_of(path: Path) -> list[str]:
     """Solution cells exactly as the oracle agent splits them (empty cells dropped)."""
     return [c.strip() for c in CELL.split(path.read_text(encoding="utf-8")) if c.strip()]
+
+
+def code_of(cell: str) -> str:
+    """What a cell executes, comments and layout aside: two cells that differ only in their
+    comments are the same action."""
+    return ast.dump(ast.parse(cell))
 
 
 def unbound_names(code: str) -> set[str]:
@@ -144,8 +156,10 @@ class TestTaskFolder:
         assert spec_of(path).action_number == len(steps)
         assert all(NUMBERED.match(line) for line in text.strip().splitlines()), "one numbered step per line"
 
-    def test_reference_solution_fits_the_step_limit(self, path: Path) -> None:
-        cells = cells_of(path.parent / "solution.py")
+    @pytest.mark.parametrize("solution", SOLUTIONS)
+    def test_solution_fits_the_step_limit(self, path: Path, solution: str) -> None:
+        assert (path.parent / solution).is_file(), f"the task folder has no {solution}"
+        cells = cells_of(path.parent / solution)
         assert 2 <= len(cells) <= MAX_CELLS
         assert cells[-1] == "DONE"
         code = [c for c in cells if c not in ("WAIT", "DONE", "FAIL")]
@@ -156,8 +170,21 @@ class TestTaskFolder:
             )
         assert any("pyautogui." in c for c in code), "the solution must drive the GUI"
         for cell in code:
-            compile(PYAUTOGUI_PREFIX + cell, f"{path.parent / 'solution.py'} cell", "exec")
+            compile(PYAUTOGUI_PREFIX + cell, f"{path.parent / solution} cell", "exec")
             assert not unbound_names(cell), f"cell {cell.splitlines()[0]!r} uses names it never defines"
+
+    def test_wrong_solution_says_its_mistake_and_makes_it(self, path: Path) -> None:
+        """The header names what the evaluator must catch; the code must contain at least one
+        action the reference does not have, so the mistake is made, not merely a step left out
+        (a reference minus a step is often just an unfinished run, or no change at all)."""
+        wrong = path.parent / "wrong_solution.py"
+        header = wrong.read_text(encoding="utf-8").splitlines()[0]
+        assert header.startswith(WRONG_HEADER) and header[len(WRONG_HEADER):].strip(), (
+            f"the first line is {WRONG_HEADER!r} followed by the mistake"
+        )
+        reference = {code_of(c) for c in cells_of(path.parent / "solution.py")}
+        changed = [c for c in cells_of(wrong) if code_of(c) not in reference]
+        assert changed, "every action of the wrong solution is one of the reference's"
 
     def test_every_host_file_exists_and_every_file_is_used(self, path: Path) -> None:
         folder = path.parent
