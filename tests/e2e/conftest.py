@@ -1,4 +1,4 @@
-"""Provider fixtures for the provider conformance tests.
+"""Fixtures of the end-to-end tests: providers, a shared desktop, task contexts.
 
 ``SPIDER2V_PROVIDER`` (default ``docker``) selects the provider under test, so any new
 provider runs the same conformance module.
@@ -13,7 +13,10 @@ import pytest
 
 import pytest_spider2v.providers  # noqa: F401  (registers the built-in providers)
 from pytest_spider2v.providers import Provider, owner_token
+from pytest_spider2v.context import TaskContext
+from pytest_spider2v.environment import Environment, EnvironmentFault
 from pytest_spider2v.registries import providers
+from pytest_spider2v.task import Task, TaskSpec
 
 
 def make_conformance_provider(worker: str) -> Provider:
@@ -35,3 +38,37 @@ def conformance_provider() -> Iterator[Provider]:
         yield provider
     finally:
         provider.close()
+
+
+@pytest.fixture(scope="module")
+def desktop_env(conformance_provider: Provider) -> Iterator[Environment]:
+    """One ready desktop for a whole test module (skipped when its image is not built)."""
+    try:
+        environment = conformance_provider.acquire("desktop")
+    except EnvironmentFault as exc:
+        if "is not built" in str(exc):
+            pytest.skip(str(exc))
+        raise
+    try:
+        yield environment
+    finally:
+        conformance_provider.release(environment)
+
+
+@pytest.fixture(scope="session")
+def make_context(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., TaskContext]:
+    """``make_context(env, app)``: a TaskContext with a new, empty task folder, where host paths
+    named by steps and getters resolve."""
+
+    def make(env: Environment, app: str) -> TaskContext:
+        root = tmp_path_factory.mktemp(app) / "task"
+        root.mkdir()
+        spec = TaskSpec.model_validate({
+            "id": f"e2e-{app}", "snapshot": "desktop", "instruction": "end-to-end check",
+            "related_apps": [app], "tags": ["gui"], "action_number": 1,
+            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": {}}},
+        })
+        task = Task(spec, root / "task.json", root, "project", "abstract", spec.instruction, "e2e")
+        return TaskContext(env=env, task=task, cache_dir=root.parent / "cache")
+
+    return make

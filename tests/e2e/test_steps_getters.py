@@ -10,10 +10,8 @@ import json
 import os
 import shlex
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import docker
 import pytest
 from openpyxl import Workbook, load_workbook
 from playwright.sync_api import sync_playwright
@@ -24,8 +22,7 @@ import metrics.getters  # noqa: F401  (registers the getters)
 import pytest_spider2v.providers.docker  # noqa: F401  (registers the docker provider)
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment
-from pytest_spider2v.providers import owner_token
-from pytest_spider2v.registries import getters, providers, setup_steps
+from pytest_spider2v.registries import getters, setup_steps
 from pytest_spider2v.task import Task, TaskSpec
 
 pytestmark = pytest.mark.e2e
@@ -35,42 +32,15 @@ WORK = "/home/user/e2e"
 WINDOW_TIMEOUT = 90.0
 
 
-def image_present() -> bool:
-    try:
-        docker.from_env().images.get(IMAGE)
-    except docker.errors.DockerException:
-        return False
-    return True
-
-
 @pytest.fixture(scope="module")
-def env() -> Iterator[Environment]:
-    if not image_present():
-        pytest.skip(f"{IMAGE} is not built (python -m pytest_spider2v.build desktop)")
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    provider = providers.get("docker")(owner=owner_token(), worker=worker)
-    environment = provider.acquire("desktop")
-    try:
-        environment.wait_ready()
-        environment.execute(["mkdir", "-p", WORK])
-        yield environment
-    finally:
-        provider.release(environment)
-        provider.close()
+def env(desktop_env: Environment) -> Environment:
+    desktop_env.execute(["mkdir", "-p", WORK])
+    return desktop_env
 
 
 @pytest.fixture
-def ctx(env: Environment, tmp_path: Path) -> TaskContext:
-    """A context whose task folder is ``tmp_path/task``: host paths in steps resolve there."""
-    root = tmp_path / "task"
-    root.mkdir()
-    spec = TaskSpec.model_validate({
-        "id": "e2e-steps-getters", "snapshot": "desktop", "instruction": "end-to-end check",
-        "related_apps": ["excel"], "tags": ["cli"], "action_number": 1,
-        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": {}}},
-    })
-    task = Task(spec, root / "task.json", root, "project", "abstract", spec.instruction, "e2e")
-    return TaskContext(env=env, task=task, cache_dir=tmp_path / "cache")
+def ctx(env: Environment, make_context) -> TaskContext:
+    return make_context(env, "excel")
 
 
 def run(ctx: TaskContext, step_type: str, **parameters: object) -> None:

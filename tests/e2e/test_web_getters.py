@@ -7,12 +7,9 @@ opened through the forwarded DevTools port, exactly as during a task's evaluatio
 
 from __future__ import annotations
 
-import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import docker
 import pytest
 
 import fixtures.chrome  # noqa: F401  (registers google_chrome_browser)
@@ -20,9 +17,7 @@ import metrics.web_getters  # noqa: F401  (registers the getters)
 import pytest_spider2v.providers.docker  # noqa: F401  (registers the docker provider)
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment
-from pytest_spider2v.providers import owner_token
-from pytest_spider2v.registries import getters, providers, setup_steps
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.registries import getters, setup_steps
 
 pytestmark = pytest.mark.e2e
 
@@ -38,47 +33,21 @@ ADDRESS_BAR_TIMEOUT = 60.0
 
 
 @pytest.fixture(scope="module")
-def env() -> Iterator[Environment]:
-    try:
-        docker.from_env().images.get(IMAGE)
-    except docker.errors.DockerException:
-        pytest.skip(f"{IMAGE} is not built (python -m pytest_spider2v.build desktop)")
-    provider = providers.get("docker")(owner=owner_token(), worker=os.environ.get("PYTEST_XDIST_WORKER", "main"))
-    environment = provider.acquire("desktop")
-    try:
-        environment.wait_ready()
-        environment.execute(["mkdir", "-p", WORK])
-        environment.upload(HTML.encode(), PAGE)
-        yield environment
-    finally:
-        provider.release(environment)
-        provider.close()
+def env(desktop_env: Environment) -> Environment:
+    desktop_env.execute(["mkdir", "-p", WORK])
+    desktop_env.upload(HTML.encode(), PAGE)
+    return desktop_env
 
 
 @pytest.fixture
-def ctx(env: Environment, tmp_path: Path) -> TaskContext:
-    root = tmp_path / "task"
-    root.mkdir()
-    spec = TaskSpec.model_validate({
-        "id": "e2e-web-getters", "snapshot": "desktop", "instruction": "end-to-end check",
-        "related_apps": ["chromium"], "tags": ["gui"], "action_number": 1,
-        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": {}}},
-    })
-    task = Task(spec, root / "task.json", root, "project", "abstract", spec.instruction, "e2e")
-    return TaskContext(env=env, task=task, cache_dir=tmp_path / "cache")
+def ctx(env: Environment, make_context) -> TaskContext:
+    return make_context(env, "chromium")
 
 
 @pytest.fixture(scope="module")
-def browser_on_page(env: Environment, tmp_path_factory: pytest.TempPathFactory) -> str:
+def browser_on_page(env: Environment, make_context) -> str:
     """Chromium started by the task step on the local page; its address bar, once showing."""
-    root = tmp_path_factory.mktemp("browser")
-    spec = TaskSpec.model_validate({
-        "id": "e2e-browser", "snapshot": "desktop", "instruction": "-", "related_apps": ["chromium"],
-        "tags": ["gui"], "action_number": 1,
-        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": {}}},
-    })
-    ctx = TaskContext(env=env, task=Task(spec, root / "task.json", root, "project", "abstract", "-", "e2e"),
-                      cache_dir=root / "cache")
+    ctx = make_context(env, "chromium")
     setup_steps.get("google_chrome_browser")(ctx, debugging_port=1337, listening_port=9222, urls=[PAGE_URL])
     deadline = time.monotonic() + ADDRESS_BAR_TIMEOUT
     url = None
