@@ -156,3 +156,11 @@ def test_resume_keeps_finished_tasks_and_reruns_the_rest(tmp_path: Path) -> None
     assert after["done-before"]["timings"]["started"] == before["timings"]["started"]  # not run again
     assert after["added-later"]["status"] == "passed"
     assert "done-before[abstract] PASSED" in second.stdout
+
+
+def test_every_task_validates(tmp_path: Path) -> None:
+    """The reference solution scores 1, doing nothing and the wrong solution score 0, and two
+    resets look the same -- for every project task (what CI gates task changes on)."""
+    proc = run_pytest("tasks/", "--validate", "-n", "2", "--results-dir", str(tmp_path))
+    assert proc.returncode == 0, proc.stdout[-8000:]
+    assert f"{4 * (project_items() // 2)} passed" in proc.stdout.splitlines()[-1]
