@@ -147,3 +147,28 @@ def test_set_of_marks_index_names_are_resolved_to_the_marked_widget(tmp_path: Pa
     usage = record["usage"]
     assert f"{usage['prompt_tokens'] + usage['completion_tokens']:,}" in report  # the task's token total
     assert f"${usage['cost_usd']:.4f}" in report  # and its cost
+
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT_TASK = "tasks/gedit/update-etl-config"
+
+
+def test_a_project_task_solved_by_a_scripted_model_through_the_openai_sdk(tmp_path: Path) -> None:
+    """The acceptance command itself: ``pytest tasks/... --agent gpt-4o --llm-base-url URL -k TASK``,
+    the model answering with the task's reference actions as code blocks."""
+    from agents.oracle import solution_actions
+
+    cells = solution_actions(ROOT / PROJECT_TASK / "solution.py")
+    replies = [c if c in ("WAIT", "DONE", "FAIL") else f"```python\n{c}\n```" for c in cells]
+    with LLMServer() as server:
+        server.script(*replies)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tasks/", "-k", "update-etl-config and abstract",
+             "--agent", "gpt-4o", "--llm-base-url", server.openai_url, "--observation", "screenshot",
+             "--results-dir", str(tmp_path), "-v"],
+            cwd=ROOT, env={**os.environ, "OPENAI_API_KEY": KEY}, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
+    assert "update-etl-config[abstract] PASSED" in proc.stdout
+    (record,) = [json.loads(p.read_text()) for p in tmp_path.rglob("result.json")]
+    assert (record["score"], len(server.requests)) == (1.0, len(replies))
+    assert record["usage"]["prompt_tokens"] > 0
