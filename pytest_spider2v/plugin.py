@@ -17,8 +17,8 @@ from . import registries
 from .agent import agent_factory
 from .records import FINAL_STATUSES
 from .stash import RUN_DIR
-from .validation import CHECKS, Check, check_reset, check_score
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
+from .validation import CHECKS, Check, check_reset, check_score
 
 #: environment variable naming the controller process that owns this run's environments
 OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
