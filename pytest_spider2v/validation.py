@@ -55,14 +55,16 @@ _CLOCKS = re.compile(
 
 
 _STATE = "{uri:deskat:state.at-spi.gnome.org}"
+#: Roles whose text is progress by nature ("Loading file…", "Saving…"), timing-dependent like a clock.
+_TRANSIENT_TEXT_ROLES = frozenset({"status-bar"})
 _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
 
 
 def mask_clocks(tree: str) -> str:
     """The tree, one element per line, without what legitimately varies between two resets:
-    clock times and dates; the geometry of nodes not on screen (toolkits report uninitialised
-    values for them); and a focused flag left on an element whose descendant has the focus
-    (LibreOffice keeps one on its root pane at random)."""
+    clock times and dates; status-bar messages; the geometry of nodes not on screen (toolkits
+    report uninitialised values for them); and a focused flag left on an element whose
+    descendant has the focus (LibreOffice keeps one on its root pane at random)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
     lines = []
@@ -77,6 +79,9 @@ def _normalise(element: ElementTree.Element) -> bool:
     focused_below = False
     for child in element:
         focused_below = _normalise(child) or focused_below
+    if element.tag in _TRANSIENT_TEXT_ROLES:
+        element.set("name", "<transient>")
+        element.text = None
     if element.get(_STATE + "showing") != "true":
         for key in [k for k in element.attrib if k.startswith(_COMPONENT)]:
             del element.attrib[key]
@@ -117,14 +122,17 @@ def _first_tree(task: Task, provider: Provider, settings_dir: Path | None) -> st
         provider.release(env)
 
 
-def _settled_tree(env: Environment, timeout: float = 20.0) -> str:
-    """The masked tree once two reads in a row agree (windows still gaining focus, documents
-    still loading), or the last read when the desktop never settles within ``timeout``."""
+def _settled_tree(env: Environment, quiet: float = 3.0, timeout: float = 30.0) -> str:
+    """The masked tree once it has not changed for ``quiet`` seconds (windows still gaining
+    focus, documents loading, transient status messages), or the last read at ``timeout``."""
     deadline = time.monotonic() + timeout
-    previous = mask_clocks(env.accessibility_tree())
+    current = mask_clocks(env.accessibility_tree())
+    since = time.monotonic()
     while time.monotonic() < deadline:
-        current = mask_clocks(env.accessibility_tree())
-        if current == previous:
-            return current
-        previous = current
-    return previous
+        time.sleep(0.5)
+        latest = mask_clocks(env.accessibility_tree())
+        if latest != current:
+            current, since = latest, time.monotonic()
+        elif time.monotonic() - since >= quiet:
+            break
+    return current

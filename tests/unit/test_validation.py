@@ -40,3 +40,9 @@ def test_where_the_focus_is_still_counts(other: str) -> None:
     b = a.replace('name="A1" st:showing="true" st:focused="true"', 'name="A1" st:showing="true"')
     b = b.replace('name="B2" st:showing="true"', 'name="B2" st:showing="true" st:focused="true"')
     assert mask_clocks(a) != mask_clocks(b if other == "B2" else a.replace("A1", "A1 moved"))
+
+
+def test_status_bar_messages_are_transient() -> None:
+    loading = tree('<status-bar name="Loading file \u201cx.txt\u201d\u2026" st:showing="true"/>')
+    idle = tree('<status-bar name="" st:showing="true"/>')
+    assert mask_clocks(loading) == mask_clocks(idle)
