@@ -6,10 +6,13 @@ original, the screenshot recorded for a step is the state *after* that action (r
 
 from __future__ import annotations
 
+import io
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from PIL import Image, ImageChops
 
 from .actions import ActionError, computer13_to_code
 from .agent import Action, Agent, Observation, action_kind
@@ -37,6 +40,38 @@ class Episode:
 
 def observe(env: Environment, with_tree: bool) -> Observation:
     return Observation(env.screenshot(), env.accessibility_tree() if with_tree else None)
+
+
+def first_observation(env: Environment, with_tree: bool, *, quiet: float = 1.0, timeout: float = 10.0) -> Observation:
+    """The first observation once the screen has stopped changing for ``quiet`` seconds.
+
+    Setup steps wait for windows to exist, but applications keep painting for a moment after
+    that; the original slept a fixed 5 s here. We poll instead, and a blinking caret does not
+    count as a change. At ``timeout`` the latest screen is used.
+    """
+    deadline = time.monotonic() + timeout
+    shot = env.screenshot()
+    since = time.monotonic()
+    while time.monotonic() < deadline and time.monotonic() - since < quiet:
+        time.sleep(0.25)
+        latest = env.screenshot()
+        if changed_fraction(shot, latest) > SETTLED_TOLERANCE:
+            since = time.monotonic()
+        shot = latest
+    return Observation(shot, env.accessibility_tree() if with_tree else None)
+
+
+#: Share of pixels that may change between two screenshots of a settled screen (a caret blinking).
+SETTLED_TOLERANCE = 0.001
+
+
+def changed_fraction(before: bytes, after: bytes) -> float:
+    """Share of pixels that differ visibly between two PNG screenshots (1.0 if sizes differ)."""
+    a, b = (Image.open(io.BytesIO(png)).convert("L") for png in (before, after))
+    if a.size != b.size:
+        return 1.0
+    visible = ImageChops.difference(a, b).point(lambda v: 255 if v > 16 else 0)
+    return visible.histogram()[255] / (a.width * a.height)
 
 
 def execute(env: Environment, action: Action) -> dict[str, Any]:
