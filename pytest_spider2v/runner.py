@@ -10,7 +10,8 @@ import io
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from PIL import Image, ImageChops
 
@@ -21,6 +22,7 @@ from .environment import Environment
 from .records import TaskRecord
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -42,22 +44,28 @@ def observe(env: Environment, with_tree: bool) -> Observation:
     return Observation(env.screenshot(), env.accessibility_tree() if with_tree else None)
 
 
-def first_observation(env: Environment, with_tree: bool, *, quiet: float = 1.0, timeout: float = 10.0) -> Observation:
-    """The first observation once the screen has stopped changing for ``quiet`` seconds.
-
-    Setup steps wait for windows to exist, but applications keep painting for a moment after
-    that; the original slept a fixed 5 s here. We poll instead, and a blinking caret does not
-    count as a change. At ``timeout`` the latest screen is used.
-    """
+def settled(read: Callable[[], T], changed: Callable[[T, T], bool], *, quiet: float, timeout: float,
+            interval: float) -> T:
+    """Poll ``read`` until ``changed`` has said no for ``quiet`` seconds; the latest read, or the
+    latest at ``timeout``. Readiness by polling: applications keep painting, gaining focus and
+    loading for a moment after their windows exist."""
     deadline = time.monotonic() + timeout
-    shot = env.screenshot()
+    current = read()
     since = time.monotonic()
     while time.monotonic() < deadline and time.monotonic() - since < quiet:
-        time.sleep(0.25)
-        latest = env.screenshot()
-        if changed_fraction(shot, latest) > SETTLED_TOLERANCE:
+        time.sleep(interval)
+        latest = read()
+        if changed(current, latest):
             since = time.monotonic()
-        shot = latest
+        current = latest
+    return current
+
+
+def first_observation(env: Environment, with_tree: bool) -> Observation:
+    """The first observation once the screen has stopped changing for a second (the original
+    slept a fixed 5 s here); a blinking caret does not count as a change."""
+    shot = settled(env.screenshot, lambda a, b: changed_fraction(a, b) > SETTLED_TOLERANCE,
+                   quiet=1.0, timeout=10.0, interval=0.25)
     return Observation(shot, env.accessibility_tree() if with_tree else None)
 
 

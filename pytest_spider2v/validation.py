@@ -15,9 +15,9 @@ Agents are named, never imported: the checks use whatever is registered as ``ora
 from __future__ import annotations
 
 import difflib
+import operator
 import re
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
@@ -27,6 +27,7 @@ import pytest
 from .context import TaskContext
 from .environment import Environment
 from .providers import Provider
+from .runner import settled
 from .scoring import run_steps
 from .task import Task
 
@@ -122,17 +123,8 @@ def _first_tree(task: Task, provider: Provider, settings_dir: Path | None) -> st
         provider.release(env)
 
 
-def _settled_tree(env: Environment, quiet: float = 3.0, timeout: float = 30.0) -> str:
-    """The masked tree once it has not changed for ``quiet`` seconds (windows still gaining
-    focus, documents loading, transient status messages), or the last read at ``timeout``."""
-    deadline = time.monotonic() + timeout
-    current = mask_clocks(env.accessibility_tree())
-    since = time.monotonic()
-    while time.monotonic() < deadline:
-        time.sleep(0.5)
-        latest = mask_clocks(env.accessibility_tree())
-        if latest != current:
-            current, since = latest, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            break
-    return current
+def _settled_tree(env: Environment) -> str:
+    """The masked tree once it has not changed for 3 s (windows still gaining focus, documents
+    loading, transient status messages), or the last read after 30 s."""
+    return settled(lambda: mask_clocks(env.accessibility_tree()), operator.ne, quiet=3.0, timeout=30.0,
+                   interval=0.5)
