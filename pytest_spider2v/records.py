@@ -21,6 +21,8 @@ from typing import Any
 
 from .task import Task
 
+#: Setting names that may hold a secret (API keys, tokens, passwords): never written in clear.
+SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 RESULT_FILE = "result.json"
 TRAJECTORY_FILE = "trajectory.jsonl"
 FINAL_STATUSES = ("passed", "failed")

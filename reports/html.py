@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from datetime import datetime
 from html import escape
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from pytest_spider2v.records import SECRET_NAME
+
 from .images import jpeg_data_uri
 from .summary import usage_totals
 
 #: settings names matching this are left out of reports
-SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 #: agent replies longer than this (characters or lines) are folded
 FOLD_CHARS = 600
 FOLD_LINES = 12
