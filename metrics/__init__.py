@@ -5,6 +5,7 @@ Importing this package registers every metric in :data:`pytest_spider2v.registri
 """
 
 from . import (  # noqa: F401  (imported for their registrations)
+    apps,
     cells,
     conditional_formats,
     databases,

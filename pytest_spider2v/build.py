@@ -1,9 +1,11 @@
 """Build the environment images: ``python -m pytest_spider2v.build [NAME ...]``.
 
 Each recipe folder under ``fixtures/environments`` (a Dockerfile with ``ARG BASE`` /
-``FROM ${BASE}``) becomes image ``spider2v/<recipe>:latest``. No container registry is assumed:
-the base is ``debian:bookworm`` when Docker has or can pull it, otherwise a Debian root file
-system made with ``debootstrap`` and imported as ``spider2v/base:bookworm``.
+``FROM ${BASE}``) becomes image ``spider2v/<recipe>:latest``. A recipe whose ``recipe.yaml``
+names a ``parent`` is built on the parent's image (application families over the desktop), and
+the parent is built first when needed. No container registry is assumed: the root base is
+``debian:bookworm`` when Docker has or can pull it, otherwise a Debian root file system made
+with ``debootstrap`` and imported as ``spider2v/base:bookworm``.
 
 A recipe's build context (recipe folder, guest server, CA bundle) is hashed and the hash is put
 on the image as a label, so a rebuild of an unchanged recipe is a fast no-op and any change to
@@ -27,7 +29,7 @@ from typing import Any
 import docker
 from docker.errors import APIError, DockerException, ImageNotFound
 
-from .providers.snapshots import ENVIRONMENTS_DIR, image_name, load_snapshots
+from .providers.snapshots import ENVIRONMENTS_DIR, image_name, load_snapshots, recipe_parent
 
 GUEST_DIR = Path(__file__).resolve().parent / "guest"
 BASE_IMAGE = "spider2v/base:bookworm"
@@ -183,6 +185,7 @@ def build_recipe(client: docker.DockerClient, recipe: str, base: str, environmen
     image = client.images.get(tag)
     return {
         "image": tag,
+        "base": base,
         "image_id": image.id,
         "context_hash": digest,
         "reused": reused,
@@ -192,15 +195,19 @@ def build_recipe(client: docker.DockerClient, recipe: str, base: str, environmen
 
 
 def resolve_recipes(names: list[str], environments_dir: Path) -> list[str]:
-    """Recipe names from arguments that may be recipe or snapshot names; none means all."""
+    """Recipes to build, parents before children, from arguments that may be recipe or snapshot
+    names; none means every recipe a snapshot uses."""
     snapshots = load_snapshots(environments_dir)
     if not names:
-        return sorted({s.recipe for s in snapshots.values()})
+        names = sorted({s.recipe for s in snapshots.values()})
     recipes: list[str] = []
     for name in names:
-        recipe = snapshots[name].recipe if name in snapshots else name
-        if recipe not in recipes:
-            recipes.append(recipe)
+        lineage = [snapshots[name].recipe if name in snapshots else name]
+        while (parent := recipe_parent(lineage[-1], environments_dir)) is not None:
+            if parent in lineage:
+                raise BuildError(f"recipe {lineage[0]!r}: parent cycle {' -> '.join([*lineage, parent])}")
+            lineage.append(parent)
+        recipes.extend(r for r in reversed(lineage) if r not in recipes)
     return recipes
 
 
@@ -238,10 +245,14 @@ def main(argv: list[str] | None = None) -> int:
         figures[base] = {"image": base, "image_id": base_image.id, "seconds": round(time.monotonic() - started, 1),
                          "size_bytes": int(base_image.attrs["Size"])}
         for recipe in recipes:
-            figures[recipe] = build_recipe(client, recipe, base, args.environments, args.force, args.no_cache)
+            parent = recipe_parent(recipe, args.environments)
+            recipe_base = image_name(parent) if parent else base
+            figures[recipe] = build_recipe(client, recipe, recipe_base, args.environments, args.force, args.no_cache)
             fig = figures[recipe]
             _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB"
                  + (" (reused)" if fig["reused"] else ""))
+        figures["last_run"] = {"recipes": recipes, "seconds": round(time.monotonic() - started, 1),
+                               "rebuilt": [r for r in recipes if not figures[r]["reused"]]}
     except (BuildError, APIError, subprocess.CalledProcessError) as exc:
         print(f"spider2v-build: {exc}", file=sys.stderr)
         return 1

@@ -34,6 +34,21 @@ class Snapshot:
         return image_name(self.recipe)
 
 
+def recipe_parent(recipe: str, environments_dir: Path = ENVIRONMENTS_DIR) -> str | None:
+    """The recipe a recipe's image is layered on (``parent:`` in its ``recipe.yaml``), if any.
+
+    Application families (databases, Airflow, ...) are layers over the desktop, so changing one
+    rebuilds only that family's image, and every family shares the desktop's layers on disk.
+    """
+    path = environments_dir / recipe / "recipe.yaml"
+    if not path.is_file():
+        return None
+    parent = (yaml.safe_load(path.read_text()) or {}).get("parent")
+    if parent is not None and not isinstance(parent, str):
+        raise ValueError(f"{path}: parent must be a recipe name, got {parent!r}")
+    return parent
+
+
 def load_snapshots(environments_dir: Path = ENVIRONMENTS_DIR) -> dict[str, Snapshot]:
     """Parse ``snapshots.yaml``; entries are ``name: recipe`` or ``name: {recipe, ports}``."""
     path = environments_dir / "snapshots.yaml"

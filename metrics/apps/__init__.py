@@ -1,0 +1,11 @@
+"""Application-specific getters and metrics, one module per application family (``airflow.py``, ...).
+
+Every module here is imported on start-up, so adding an application's steps is adding a file;
+the plugin core and the other families stay untouched.
+"""
+
+import importlib
+import pkgutil
+
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
