@@ -38,18 +38,23 @@ def containers_of(pid: int) -> list:
     return [c for c in found if c.labels.get(f"{LABEL}.owner", "").startswith(f"{pid}:")]
 
 
-def project_items() -> int:
-    out = run_pytest("tasks/", "--collect-only", "-q").stdout
+#: A few project tasks of different apps for whole-run checks. Every task's reference, noop and
+#: wrong solutions are checked by the test command's `pytest tasks/ --validate -n 2` run instead.
+SUBSET = ("-k", "sort-exam-results or update-etl-config or restock-low-inventory")
+
+
+def project_items(*args: str) -> int:
+    out = run_pytest("tasks/", "--collect-only", "-q", *args).stdout
     return sum(1 for line in out.splitlines() if "::" in line)
 
 
-def test_oracle_scores_1_on_every_task_and_the_report_shows_every_step(tmp_path: Path) -> None:
+def test_oracle_scores_1_and_the_report_shows_every_step(tmp_path: Path) -> None:
     html = tmp_path / "report.html"
-    proc = run_pytest("tasks/", "--agent", "oracle", "-n", "2", "--results-dir", str(tmp_path / "results"),
+    proc = run_pytest("tasks/", *SUBSET, "--agent", "oracle", "-n", "2", "--results-dir", str(tmp_path / "results"),
                       f"--html={html}", "--self-contained-html", f"--junitxml={tmp_path / 'junit.xml'}")
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
     done = records(tmp_path / "results")
-    assert len(done) == project_items() >= 16
+    assert len(done) == project_items(*SUBSET) == 6
     assert {(r["status"], r["score"]) for r in done} == {("passed", 1.0)}
     steps = sum(len(r["steps"]) for r in done)
     report = html.read_text()
@@ -59,10 +64,10 @@ def test_oracle_scores_1_on_every_task_and_the_report_shows_every_step(tmp_path:
     assert (tmp_path / "junit.xml").read_text().count("<testcase") == len(done)
 
 
-def test_noop_fails_every_task_with_score_0_and_none_errors(tmp_path: Path) -> None:
-    proc = run_pytest("tasks/", "--agent", "noop", "-n", "2", "--results-dir", str(tmp_path))
+def test_noop_fails_with_score_0_and_none_errors(tmp_path: Path) -> None:
+    proc = run_pytest("tasks/", *SUBSET, "--agent", "noop", "-n", "2", "--results-dir", str(tmp_path))
     done = records(tmp_path)
-    assert len(done) == project_items()
+    assert len(done) == project_items(*SUBSET)
     assert {(r["status"], r["score"]) for r in done} == {("failed", 0.0)}
     assert " error" not in proc.stdout.splitlines()[-1], proc.stdout[-3000:]
     assert proc.returncode == 1
@@ -156,11 +161,3 @@ def test_resume_keeps_finished_tasks_and_reruns_the_rest(tmp_path: Path) -> None
     assert after["done-before"]["timings"]["started"] == before["timings"]["started"]  # not run again
     assert after["added-later"]["status"] == "passed"
     assert "done-before[abstract] PASSED" in second.stdout
-
-
-def test_every_task_validates(tmp_path: Path) -> None:
-    """The reference solution scores 1, doing nothing and the wrong solution score 0, and two
-    resets look the same -- for every project task (what CI gates task changes on)."""
-    proc = run_pytest("tasks/", "--validate", "-n", "2", "--results-dir", str(tmp_path))
-    assert proc.returncode == 0, proc.stdout[-8000:]
-    assert f"{4 * (project_items() // 2)} passed" in proc.stdout.splitlines()[-1]

@@ -1,0 +1,48 @@
+"""Recipe layering for ``spider2v-build``: parents come first, cycles and bad files are named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_spider2v.build import BuildError, resolve_recipes
+from pytest_spider2v.providers.snapshots import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
+
+
+def make_recipes(root: Path, parents: dict[str, str | None], snapshots: str) -> Path:
+    for recipe, parent in parents.items():
+        (root / recipe).mkdir(parents=True)
+        (root / recipe / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\n")
+        if parent:
+            (root / recipe / "recipe.yaml").write_text(f"parent: {parent}\n")
+    (root / "snapshots.yaml").write_text(snapshots)
+    return root
+
+
+def test_a_family_is_built_after_the_recipe_it_layers_on(tmp_path: Path) -> None:
+    root = make_recipes(tmp_path, {"desktop": None, "airflow": "desktop", "tools": "airflow"},
+                        "snapshots:\n  flows: tools\n  desktop: desktop\n")
+    assert resolve_recipes(["flows"], root) == ["desktop", "airflow", "tools"]
+    assert resolve_recipes([], root) == ["desktop", "airflow", "tools"]  # every snapshot's recipe, once
+    assert resolve_recipes(["desktop"], root) == ["desktop"]
+
+
+def test_a_parent_cycle_is_an_error_naming_the_chain(tmp_path: Path) -> None:
+    root = make_recipes(tmp_path, {"a": "b", "b": "a"}, "snapshots:\n  x: a\n")
+    with pytest.raises(BuildError, match="parent cycle a -> b -> a"):
+        resolve_recipes(["x"], root)
+
+
+def test_a_parent_that_is_not_a_name_is_rejected(tmp_path: Path) -> None:
+    (tmp_path / "odd").mkdir()
+    (tmp_path / "odd" / "recipe.yaml").write_text("parent: [desktop]\n")
+    with pytest.raises(ValueError, match="recipe.yaml: parent must be a recipe name"):
+        recipe_parent("odd", tmp_path)
+
+
+def test_every_project_snapshot_has_a_recipe_whose_lineage_ends_at_the_desktop() -> None:
+    for snapshot in load_snapshots().values():
+        lineage = resolve_recipes([snapshot.name], ENVIRONMENTS_DIR)
+        assert lineage[0] == "desktop" and lineage[-1] == snapshot.recipe
+        assert all((ENVIRONMENTS_DIR / recipe / "Dockerfile").is_file() for recipe in lineage)
