@@ -18,7 +18,7 @@ from .agent import agent_factory
 from .records import FINAL_STATUSES
 from .stash import RUN_DIR
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
-from .validation import CHECKS, Check, check_reset, check_score
+from .validation import CHECKS, Check, check_task
 
 #: environment variable naming the controller process that owns this run's environments
 OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
@@ -158,8 +158,7 @@ class TaskItem(pytest.Function):
         if check.solution:
             path = task.folder / check.solution
             task = replace(task, solution=path if path.exists() else None)
-        body = check_score if check.agent else check_reset
-        item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, body)
+        item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, check_task)
         item.check = check
         return item
 

@@ -1,13 +1,16 @@
 """``--validate``: check the tasks themselves instead of an agent.
 
-Each task file gives four items, so failures are precise and ``--lf`` reruns only what failed:
+Each task file gives three items, so failures are precise and ``--lf`` reruns only what failed:
 
 * ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
-* ``[validate-noop]`` the do-nothing agent must score 0 (the initial state is not a solution);
 * ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
   (the evaluator checks the outcome, not merely that something happened);
 * ``[validate-reset]`` two resets must give the same first accessibility tree, clocks masked
-  (setup is deterministic, so every agent starts from the same state).
+  (setup is deterministic, so every agent starts from the same state), and the do-nothing
+  agent, run from the second reset, must score 0 (the initial state is not a solution).
+
+The noop episode reuses the reset check's second environment: a reset is the slowest part of a
+check (services to start, documents to load), and this saves one per task.
 
 Agents are named, never imported: the checks use whatever is registered as ``oracle``/``noop``.
 """
@@ -35,16 +38,16 @@ from .task import Task
 @dataclass(frozen=True)
 class Check:
     name: str
-    agent: str | None = None  #: agent that runs the episode (None: no episode)
-    solution: str | None = None  #: solution file the agent replays, in the task folder
-    expected: float | None = None  #: the score the check requires
+    agent: str  #: agent that runs the episode
+    solution: str | None  #: solution file the agent replays, in the task folder
+    expected: float  #: the score the check requires
+    same_resets: bool = False  #: first compare the accessibility trees of two resets
 
 
 CHECKS = (
     Check("reference", "oracle", "solution.py", 1.0),
-    Check("noop", "noop", None, 0.0),
     Check("wrong", "oracle", "wrong_solution.py", 0.0),
-    Check("reset"),
+    Check("reset", "noop", None, 0.0, same_resets=True),
 )
 
 #: Times and dates that legitimately differ between two resets (clock applets, file dialogs).
@@ -92,25 +95,28 @@ def _normalise(element: ElementTree.Element) -> bool:
     return focused or focused_below
 
 
-def check_score(request: pytest.FixtureRequest) -> None:
-    """Body of the reference, noop and wrong checks."""
+def check_task(request: pytest.FixtureRequest) -> None:
+    """Body of every check: (two resets agree, then) the check's agent gets the expected score."""
     check: Check = request.node.check
     task: Task = request.node.task
     if check.solution and task.solution is None:
         pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
+    if check.same_resets:
+        # The fixture's environment first (it skips tasks that cannot run here); the episode
+        # below runs in it, the second reset is a throw-away environment.
+        first = _settled_tree(request.getfixturevalue("spider2v_env").env)
+        second = _first_tree(task, request.getfixturevalue("spider2v_provider"),
+                             request.getfixturevalue("spider2v_settings_dir"))
+        if first != second:
+            diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
+                                        lineterm="", n=1)
+            pytest.fail("two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40]),
+                        pytrace=False)
     outcome = request.getfixturevalue("spider2v_outcome")
     if outcome.score != check.expected:
-        pytest.fail(f"{check.name}: expected score {check.expected:g}, got {outcome.score:g}: {outcome.detail}",
-                    pytrace=False)
-
-
-def check_reset(spider2v_task: Task, spider2v_provider: Provider, spider2v_settings_dir: Path | None) -> None:
-    """Body of the reset check."""
-    first, second = (_first_tree(spider2v_task, spider2v_provider, spider2v_settings_dir) for _ in range(2))
-    if first != second:
-        diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
-                                    lineterm="", n=1)
-        pytest.fail("two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40]), pytrace=False)
+        who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
+        pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
+                    f"{outcome.detail}", pytrace=False)
 
 
 def _first_tree(task: Task, provider: Provider, settings_dir: Path | None) -> str:
