@@ -152,3 +152,13 @@ def test_collects_all_102_real_spider2v_tasks(pytester: pytest.Pytester) -> None
     by_marker = collected(pytester.runpytest(str(SAMPLE), "--collect-only", "-q", "-p", "no:cacheprovider",
                                              "-m", "dbt_cloud and account"))
     assert len(by_marker) == 20
+
+
+def test_validate_gives_three_checks_per_task_file_not_per_variant(pytester: pytest.Pytester) -> None:
+    write_task(pytester.path, "calc", TASK)
+    result = pytester.runpytest("tasks", "--validate", "--collect-only", "-q", "-m", "calc")
+    assert collected(result) == [
+        "tasks/calc/sum-sales/task.json::sum-sales[validate-reference]",
+        "tasks/calc/sum-sales/task.json::sum-sales[validate-wrong]",
+        "tasks/calc/sum-sales/task.json::sum-sales[validate-reset]",
+    ]
