@@ -16,12 +16,14 @@ import json
 import re
 import shutil
 import subprocess
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_spider2v.environment import PYAUTOGUI_PREFIX
+from pytest_spider2v.providers.snapshots import load_snapshots
 from pytest_spider2v.task import CATEGORIES, INTERFACES, VARIANTS, TaskSpec, load_tasks
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
@@ -29,7 +31,10 @@ TASK_FILES = sorted(TASKS.glob("*/*/task.json"))
 IDS = [f"{p.parent.parent.name}/{p.parent.name}" for p in TASK_FILES]
 
 #: App names used in related_apps (they become pytest markers, so one spelling each).
-APPS = {"calc", "terminal", "sqlite3", "dbt", "duckdb", "chromium", "gedit"}
+APPS = {"calc", "terminal", "sqlite3", "dbt", "duckdb", "chromium", "gedit", "postgresql", "mariadb", "jupyter",
+        "airflow", "dagster", "superset", "request-tracker"}
+#: Snapshots a project task may restore: one per application family image.
+SNAPSHOTS = set(load_snapshots())
 #: The default step limit of a run: a reference solution must fit in it.
 MAX_CELLS = 15
 CELL = re.compile(r"^# %%.*$", re.MULTILINE)
@@ -119,14 +124,20 @@ def initial_copy(spec: TaskSpec, folder: Path, guest_path: str) -> Path | None:
     return None
 
 
-def test_there_is_the_required_mix_of_tasks() -> None:
+def test_the_suite_has_the_papers_mix_of_tasks() -> None:
+    """At least 40 tasks over at least 10 apps; every category at least 3 times; about a fifth
+    easy, three fifths medium and a fifth hard; every interface; a quarter using 2+ apps."""
     specs = [spec_of(p) for p in TASK_FILES]
-    difficulty = ["easy" if s.action_number <= 5 else "medium" if s.action_number <= 15 else "hard" for s in specs]
-    assert len(specs) >= 8
-    assert len({p.parent.parent.name for p in TASK_FILES}) >= 4
-    assert sum(1 for s, d in zip(specs, difficulty) if "calc" in s.related_apps and d == "easy") >= 2
-    assert {"easy", "medium", "hard"} <= set(difficulty)
+    difficulty = Counter("easy" if s.action_number <= 5 else "medium" if s.action_number <= 15 else "hard"
+                         for s in specs)
+    categories = Counter(t for s in specs for t in s.tags if t in CATEGORIES)
+    assert len(specs) >= 40
+    assert len({app for s in specs for app in s.related_apps}) >= 10
+    assert all(categories[c] >= 3 for c in CATEGORIES), categories
+    shares = {d: n / len(specs) for d, n in difficulty.items()}
+    assert 0.1 <= shares["easy"] <= 0.3 and 0.5 <= shares["medium"] <= 0.7 and 0.1 <= shares["hard"] <= 0.3, shares
     assert {t for s in specs for t in s.tags if t in INTERFACES} == set(INTERFACES)
+    assert sum(1 for s in specs if len(set(s.related_apps) - {"terminal"}) >= 2) >= len(specs) / 4
 
 
 @pytest.mark.parametrize("path", TASK_FILES, ids=IDS)
@@ -134,7 +145,7 @@ class TestTaskFolder:
     def test_schema_and_tags(self, path: Path) -> None:
         spec = spec_of(path)
         assert spec.id == path.parent.name, "the id names the folder"
-        assert spec.snapshot == "desktop"
+        assert spec.snapshot in SNAPSHOTS
         assert [t for t in spec.tags if t in CATEGORIES] and len([t for t in spec.tags if t in CATEGORIES]) == 1
         assert len([t for t in spec.tags if t in INTERFACES]) == 1
         assert not set(spec.tags) & set(VARIANTS), "the folder yields both variants; tag neither"
@@ -212,8 +223,8 @@ class TestTaskFolder:
         spec, folder = spec_of(path), path.parent
         checked = 0
         for name, result, expected, options in getter_slots(spec):
-            if result["type"] == "vm_script_output":
-                continue  # runs in the guest; the e2e oracle/noop runs cover it
+            if result["type"] != "vm_file":
+                continue  # computed in the guest (a script, a query); --validate covers it
             assert result["type"] == "vm_file" and expected and expected["type"] == "local_file"
             metric = metric_registry.get(name)
             gold = str(folder / expected["path"])
@@ -221,4 +232,5 @@ class TestTaskFolder:
             assert metric(str(initial) if initial else None, gold, **options) == 0, "the initial state already passes"
             assert metric(gold, gold, **options) == 1, "the gold answer does not pass its own metric"
             checked += 1
-        assert checked, "no file result to check"
+        if not checked:
+            pytest.skip("no file result to check on the host; --validate covers it in the guest")

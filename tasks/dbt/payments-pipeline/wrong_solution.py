@@ -83,7 +83,7 @@ time.sleep(0.5)
 import subprocess
 pyautogui.typewrite("dbt build\n", interval=0.02)
 def running():
-    return subprocess.run(["pgrep", "-f", "bin/dbt build"], capture_output=True).returncode == 0
+    return subprocess.run(["pgrep", "-f", "bin/dbt" + " build"], capture_output=True).returncode == 0
 for _ in range(50):
     if running():
         break
