@@ -230,7 +230,8 @@ class DockerProvider:
 
     def _labelled(self, extra: dict[str, str]) -> list[Container]:
         filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
-        return self.client.containers.list(all=True, filters={"label": filters})
+        return self.client.containers.list(all=True, filters={"label": filters},
+                                           ignore_removed=True)  # another run may be removing some
 
     def _remove(self, container: Container) -> None:
         try:
