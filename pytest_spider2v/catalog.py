@@ -37,9 +37,15 @@ def table(tasks: list[Task], base: Path) -> str:
                     f"{task.difficulty} ({task.spec.action_number}) | {task.interface} |")
     apps = Counter(app for task in tasks for app in task.spec.related_apps)
     levels = Counter(task.difficulty for task in tasks)
+    categories = Counter(task.category for task in tasks)
+    interfaces = Counter(task.interface for task in tasks)
+    multi = sum(1 for task in tasks if len(set(task.spec.related_apps) - {"terminal"}) > 1)
     totals = (f"{len(tasks)} tasks (each in an abstract and a verbose variant); "
               f"apps: {', '.join(f'{a} {n}' for a, n in sorted(apps.items()))}; "
-              f"difficulty: {', '.join(f'{d} {levels[d]}' for d in ('easy', 'medium', 'hard'))}.")
+              f"categories: {', '.join(f'{c} {n}' for c, n in sorted(categories.items()))}; "
+              f"difficulty: {', '.join(f'{d} {levels[d]}' for d in ('easy', 'medium', 'hard'))}; "
+              f"interface: {', '.join(f'{i} {n}' for i, n in sorted(interfaces.items()))}; "
+              f"{multi} use two or more applications (besides the terminal).")
     return "\n".join([totals, "", *rows])
 
 
