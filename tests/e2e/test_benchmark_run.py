@@ -129,9 +129,21 @@ def slow_task(root: Path) -> None:
     write_task(root, "slow", [{"type": "execute", "parameters": {"command": "sleep 120"}}], "echo x", "x")
 
 
+def running_setup(container) -> bool:
+    try:
+        return any("sleep 120" in " ".join(p) for p in container.top()["Processes"] or [])
+    except docker.errors.APIError:
+        return False  # not running (yet, or any more)
+
+
 def test_ctrl_c_removes_the_runs_containers(tmp_path: Path) -> None:
+    """Ctrl-C while a task is being set up (as a user would press it, mid-task)."""
     slow_task(tmp_path)
     proc = start_and_wait_for_container(["tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r")], tmp_path)
+    deadline = time.monotonic() + 120
+    while not any(running_setup(c) for c in containers_of(proc.pid)):
+        assert time.monotonic() < deadline, "the setup step never started"
+        time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=120)
     assert containers_of(proc.pid) == []
