@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -147,9 +148,8 @@ def _stream_build(client: docker.DockerClient, context: Path, tag: str, base: st
     ):
         if "error" in chunk:
             raise BuildError(f"building {tag} failed: {chunk['error'].strip()}")
-        text = chunk.get("stream", "").rstrip()
-        if text:
-            print(text, flush=True)
+        for line in chunk.get("stream", "").rstrip().splitlines():
+            print(f"[{tag}] {line}", flush=True)  # prefixed: sibling recipes build concurrently
 
 
 def _drop_replaced(client: docker.DockerClient, image_id: str) -> None:
@@ -219,6 +219,27 @@ def write_figures(path: Path, figures: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
+def build_all(client: docker.DockerClient, recipes: list[str], base: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Build recipes (parents listed first) with up to ``args.jobs`` at once: each waits for its
+    parent only, so application families on one desktop build side by side. Submission in list
+    order means a parent is always started before any child occupies a worker."""
+    built: dict[str, Future] = {}
+
+    def one(recipe: str) -> dict[str, Any]:
+        parent = recipe_parent(recipe, args.environments)
+        if parent in built:
+            built[parent].result()  # raises when the parent failed
+        fig = build_recipe(client, recipe, image_name(parent) if parent else base, args.environments,
+                           args.force, args.no_cache)
+        _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB" + (" (reused)" if fig["reused"] else ""))
+        return fig
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for recipe in recipes:
+            built[recipe] = pool.submit(one, recipe)
+        return {recipe: future.result() for recipe, future in built.items()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="spider2v-build", description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="recipes or snapshot names (default: all)")
@@ -228,6 +249,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--force", action="store_true", help="rebuild even when the context is unchanged")
     parser.add_argument("--no-cache", action="store_true", help="rebuild every layer (for cold build figures)")
     parser.add_argument("--mirror", default=DEFAULT_MIRROR, help="Debian mirror for debootstrap")
+    parser.add_argument("--jobs", type=int, default=2, help="recipes built at once (siblings over one parent)")
     args = parser.parse_args(argv)
 
     try:
@@ -244,14 +266,8 @@ def main(argv: list[str] | None = None) -> int:
         base_image = client.images.get(base)
         figures[base] = {"image": base, "image_id": base_image.id, "seconds": round(time.monotonic() - started, 1),
                          "size_bytes": int(base_image.attrs["Size"])}
-        for recipe in recipes:
-            parent = recipe_parent(recipe, args.environments)
-            recipe_base = image_name(parent) if parent else base
-            figures[recipe] = build_recipe(client, recipe, recipe_base, args.environments, args.force, args.no_cache)
-            fig = figures[recipe]
-            _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB"
-                 + (" (reused)" if fig["reused"] else ""))
-        figures["last_run"] = {"recipes": recipes, "seconds": round(time.monotonic() - started, 1),
+        figures.update(build_all(client, recipes, base, args))
+        figures["last_run"] = {"recipes": recipes, "jobs": args.jobs, "seconds": round(time.monotonic() - started, 1),
                                "rebuilt": [r for r in recipes if not figures[r]["reused"]]}
     except (BuildError, APIError, subprocess.CalledProcessError) as exc:
         print(f"spider2v-build: {exc}", file=sys.stderr)

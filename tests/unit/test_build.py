@@ -46,3 +46,31 @@ def test_every_project_snapshot_has_a_recipe_whose_lineage_ends_at_the_desktop()
         lineage = resolve_recipes([snapshot.name], ENVIRONMENTS_DIR)
         assert lineage[0] == "desktop" and lineage[-1] == snapshot.recipe
         assert all((ENVIRONMENTS_DIR / recipe / "Dockerfile").is_file() for recipe in lineage)
+
+
+def test_sibling_families_build_side_by_side_after_their_parent(tmp_path: Path, monkeypatch) -> None:
+    import argparse
+    import threading
+    import time
+
+    from pytest_spider2v import build
+
+    root = make_recipes(tmp_path, {"desktop": None, "airflow": "desktop", "superset": "desktop"},
+                        "snapshots:\n  a: airflow\n  s: superset\n")
+    spans: dict[str, tuple[float, float]] = {}
+    lock = threading.Lock()
+
+    def fake_build(client, recipe, base, environments_dir, force, nocache):
+        started = time.monotonic()
+        time.sleep(0.2)
+        with lock:
+            spans[recipe] = (started, time.monotonic())
+        return {"image": f"spider2v/{recipe}:latest", "base": base, "seconds": 0.2, "size_bytes": 1, "reused": False}
+
+    monkeypatch.setattr(build, "build_recipe", fake_build)
+    args = argparse.Namespace(environments=root, force=False, no_cache=False, jobs=2)
+    figures = build.build_all(None, resolve_recipes([], root), "spider2v/base:bookworm", args)
+    assert figures["airflow"]["base"] == figures["superset"]["base"] == "spider2v/desktop:latest"
+    assert figures["desktop"]["base"] == "spider2v/base:bookworm"
+    assert min(spans["airflow"][0], spans["superset"][0]) >= spans["desktop"][1]  # after the parent
+    assert spans["airflow"][0] < spans["superset"][1] and spans["superset"][0] < spans["airflow"][1]  # overlap
