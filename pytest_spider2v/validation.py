@@ -110,8 +110,9 @@ def check_task(request: pytest.FixtureRequest) -> None:
         if first != second:
             diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
                                         lineterm="", n=1)
-            pytest.fail("two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40]),
-                        pytrace=False)
+            message = "two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40])
+            request.getfixturevalue("spider2v_record").finish("failed", None, message)
+            pytest.fail(message, pytrace=False)
     outcome = request.getfixturevalue("spider2v_outcome")
     if outcome.score != check.expected:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
