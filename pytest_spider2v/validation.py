@@ -66,9 +66,10 @@ _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
 
 def mask_clocks(tree: str) -> str:
     """The tree, one element per line, without what legitimately varies between two resets:
-    clock times and dates; status-bar messages; the geometry of nodes not on screen (toolkits
-    report uninitialised values for them); and a focused flag left on an element whose
-    descendant has the focus (LibreOffice keeps one on its root pane at random)."""
+    clock times and dates; status-bar messages; leaf nodes neither showing nor visible; the
+    geometry of nodes not on screen (toolkits report uninitialised values for them); and a
+    focused flag left on an element whose descendant has the focus (LibreOffice keeps one on
+    its root pane at random)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
     lines = []
@@ -81,8 +82,11 @@ def mask_clocks(tree: str) -> str:
 def _normalise(element: ElementTree.Element) -> bool:
     """Normalise ``element``'s subtree in place; whether it holds a focused node."""
     focused_below = False
-    for child in element:
-        focused_below = _normalise(child) or focused_below
+    for child in list(element):
+        child_focused = _normalise(child)
+        focused_below = child_focused or focused_below
+        if not child_focused and len(child) == 0 and not _perceivable(child):
+            element.remove(child)
     if element.tag in _TRANSIENT_TEXT_ROLES:
         element.set("name", "<transient>")
         element.text = None
@@ -93,6 +97,13 @@ def _normalise(element: ElementTree.Element) -> bool:
     if focused and focused_below:
         del element.attrib[_STATE + "focused"]
     return focused or focused_below
+
+
+def _perceivable(element: ElementTree.Element) -> bool:
+    """Whether a node could reach an agent: showing or visible. Toolkits keep hidden widgets in
+    the tree that come and go at random (Chromium pins a hidden "Chrome Labs" button some time
+    after start-up); agents' tree observations drop them, so the reset check does too."""
+    return element.get(_STATE + "showing") == "true" or element.get(_STATE + "visible") == "true"
 
 
 def check_task(request: pytest.FixtureRequest) -> None:

@@ -46,3 +46,11 @@ def test_status_bar_messages_are_transient() -> None:
     loading = tree('<status-bar name="Loading file \u201cx.txt\u201d\u2026" st:showing="true"/>')
     idle = tree('<status-bar name="" st:showing="true"/>')
     assert mask_clocks(loading) == mask_clocks(idle)
+
+
+def test_hidden_leaves_are_ignored_but_not_what_shows() -> None:
+    toolbar = '<panel name="toolbar" st:showing="true">{extra}<push-button name="Reload" st:showing="true"/></panel>'
+    labs = '<toggle-button name="Chrome Labs - pinned" st:enabled="true"/>'
+    assert mask_clocks(tree(toolbar.format(extra=labs))) == mask_clocks(tree(toolbar.format(extra="")))
+    shown = labs.replace('st:enabled="true"', 'st:enabled="true" st:showing="true"')
+    assert mask_clocks(tree(toolbar.format(extra=shown))) != mask_clocks(tree(toolbar.format(extra="")))

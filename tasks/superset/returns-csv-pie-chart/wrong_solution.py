@@ -109,12 +109,14 @@ pyautogui.typewrite("SELECT * FROM returns ", interval=0.01)
 time.sleep(0.3)
 pyautogui.hotkey("ctrl", "enter")
 until(lambda: looks(484, 529, (233, 246, 249)), 30)  # the result table's "Create chart" button
-for _ in range(4):
+for _ in range(10):  # the menu can take a while to open on a busy machine
     pyautogui.click(1714, 421)  # the arrow next to "Save"
-    time.sleep(1)
+    time.sleep(1.5)
     pyautogui.click(1677, 460)  # "Save dataset" in its menu
-    if until(overlay, 5):
+    if until(overlay, 8):
         break
+else:
+    raise SystemExit("the Save dataset dialog never opened")
 time.sleep(0.8)
 pyautogui.click(1035, 299)
 pyautogui.hotkey("ctrl", "a")
