@@ -63,11 +63,15 @@ _STATE = "{uri:deskat:state.at-spi.gnome.org}"
 #: Roles whose text is progress by nature ("Loading file…", "Saving…"), timing-dependent like a clock.
 _TRANSIENT_TEXT_ROLES = frozenset({"status-bar"})
 _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
+#: Actions a node offers come from event listeners a web page attaches when its scripts get to
+#: it ("click" on a landmark); agents' observations do not include them.
+_ACTION = "{uri:deskat:action.at-spi.gnome.org}"
 
 
 def mask_clocks(tree: str) -> str:
     """The tree, one element per line, without what legitimately varies between two resets:
     clock times and dates; status-bar messages; leaf nodes neither showing nor visible; the
+    actions nodes offer; the
     geometry of nodes not on screen (toolkits report uninitialised values for them); and a
     focused flag left on an element whose descendant has the focus (LibreOffice keeps one on
     its root pane at random)."""
@@ -88,6 +92,8 @@ def _normalise(element: ElementTree.Element) -> bool:
         focused_below = child_focused or focused_below
         if not child_focused and len(child) == 0 and not _perceivable(child):
             element.remove(child)
+    for key in [k for k in element.attrib if k.startswith(_ACTION)]:
+        del element.attrib[key]
     if element.tag in _TRANSIENT_TEXT_ROLES:
         element.set("name", "<transient>")
         element.text = None

@@ -54,3 +54,9 @@ def test_hidden_leaves_are_ignored_but_not_what_shows() -> None:
     assert mask_clocks(tree(toolbar.format(extra=labs))) == mask_clocks(tree(toolbar.format(extra="")))
     shown = labs.replace('st:enabled="true"', 'st:enabled="true" st:showing="true"')
     assert mask_clocks(tree(toolbar.format(extra=shown))) != mask_clocks(tree(toolbar.format(extra="")))
+
+
+def test_actions_a_page_attaches_late_are_ignored() -> None:
+    early = tree('<landmark name="" st:showing="true" ac:doDefault_desc=""/>').replace("<desktop-frame ", '<desktop-frame xmlns:ac="uri:deskat:action.at-spi.gnome.org" ')
+    late = early.replace("ac:doDefault_desc", "ac:clickAncestor_desc")
+    assert mask_clocks(early) == mask_clocks(late)
