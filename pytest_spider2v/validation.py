@@ -71,10 +71,9 @@ _ACTION = "{uri:deskat:action.at-spi.gnome.org}"
 def mask_clocks(tree: str) -> str:
     """The tree, one element per line, without what legitimately varies between two resets:
     clock times and dates; status-bar messages; leaf nodes neither showing nor visible; the
-    actions nodes offer; the
-    geometry of nodes not on screen (toolkits report uninitialised values for them); and a
-    focused flag left on an element whose descendant has the focus (LibreOffice keeps one on
-    its root pane at random)."""
+    actions nodes offer; the geometry of nodes not on screen (toolkits report uninitialised
+    values for them); and a focused flag left on an element whose descendant has the focus
+    (LibreOffice keeps one on its root pane at random)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
     lines = []
