@@ -19,12 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import fixtures  # noqa: F401  (registers setup steps)
-import metrics  # noqa: F401  (registers getters and metrics, needed to load tasks)
 from pytest_spider2v.context import TaskContext
-from pytest_spider2v.plugin import OWNER_ENV
-from pytest_spider2v.providers import owner_token
-from pytest_spider2v.registries import providers
+from pytest_spider2v.providers import OWNER_ENV, owner_token
+from pytest_spider2v.registry import load_extensions, providers
 from pytest_spider2v.runner import observe
 from pytest_spider2v.scoring import run_steps
 from pytest_spider2v.task import load_tasks
@@ -47,6 +44,7 @@ def summary(samples: list[float]) -> dict[str, float]:
 
 
 def measure(task_files: list[Path], repeat: int, provider_name: str) -> dict[str, Any]:
+    load_extensions()  # setup steps, getters and metrics named by the tasks
     os.environ.setdefault(OWNER_ENV, owner_token(os.getpid()))
     provider = providers.get(provider_name)(owner=os.environ[OWNER_ENV], worker="bench")
     samples: dict[str, list[float]] = {"reset": [], "screenshot": [], "accessibility_tree": [], "step_overhead": []}

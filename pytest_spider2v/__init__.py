@@ -1,7 +1,10 @@
-"""pytest-spider2v: the Spider2-V benchmark as a pytest plugin, one test item per task."""
+"""pytest-spider2v: the Spider2-V benchmark as a pytest plugin, one test item per task.
 
-from .registries import agents, getters, metrics, providers, setup_steps
+Extensions register into the registries of :mod:`pytest_spider2v.registry`
+(``setup_steps``, ``getters``, ``metrics``, ``agents``, ``providers``).
+"""
+
 from .registry import Unavailable, UnknownName
 
-__all__ = ["agents", "getters", "metrics", "providers", "setup_steps", "Unavailable", "UnknownName"]
+__all__ = ["Unavailable", "UnknownName"]
 __version__ = "0.1.0"

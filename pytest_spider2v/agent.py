@@ -68,7 +68,7 @@ def agent_factory(name: str) -> Any:
 
     ``matches`` (registration metadata) lets one family serve many names, e.g. every OpenAI model.
     """
-    from .registries import agents
+    from .registry import agents
 
     if name in agents:
         return agents.get(name)

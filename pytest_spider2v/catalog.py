@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from .registry import load_extensions
 from .task import PROJECT_FILE, Task, load_tasks
 
 BEGIN, END = "<!-- tasks:begin -->", "<!-- tasks:end -->"
@@ -22,9 +23,7 @@ BEGIN, END = "<!-- tasks:begin -->", "<!-- tasks:end -->"
 
 def project_tasks(tasks_dir: Path) -> list[Task]:
     """The abstract variant of every project task under ``tasks_dir``, in path order."""
-    import fixtures  # noqa: F401  (step and getter names must be known to load tasks)
-    import metrics  # noqa: F401
-
+    load_extensions()  # step and getter names must be known to load tasks
     return [load_tasks(path)[0] for path in sorted(tasks_dir.glob(f"*/*/{PROJECT_FILE}"))]
 
 

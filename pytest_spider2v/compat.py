@@ -24,9 +24,8 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from .providers.snapshots import ENVIRONMENTS_DIR, load_snapshots
-from .registries import getters, metrics, setup_steps
-from .registry import Registry
+from .environments import ENVIRONMENTS_DIR, load_snapshots
+from .registry import Registry, getters, load_extensions, metrics, setup_steps
 from .task import Task, TaskFormatError, is_task_file, load_tasks, unavailable_reasons
 
 #: How many task ids the text report lists under each reason (the JSON has them all).
@@ -88,10 +87,9 @@ class Report:
 
 
 def load_registrations() -> None:
-    """Fill the registries as a pytest run would: built-ins, then installed plugins."""
-    import fixtures  # noqa: F401  (built-in setup steps)
-    import metrics as _metrics  # noqa: F401  (built-in metrics and getters)
-
+    """Fill the registries as a pytest run would: the extensions (built-ins included), then
+    installed pytest plugins, which may register more."""
+    load_extensions()
     for ep in entry_points(group="pytest11"):
         try:
             ep.load()

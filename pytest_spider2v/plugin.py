@@ -1,7 +1,8 @@
-"""The pytest plugin: options, markers and collection of task files as test items.
+"""The pytest plugin: options, markers, collection of task files as test items, and (from
+:mod:`.fixtures`) the fixtures that run a task.
 
-Nothing here knows a particular app, agent or metric; those arrive through the registries.
-The fixtures that run a task (environment, agent, episode, evaluation) live in ``fixtures/``.
+Nothing here knows a particular app, agent or metric; those arrive through the registries,
+filled by the ``pytest_spider2v`` entry points when pytest configures.
 """
 
 from __future__ import annotations
@@ -13,29 +14,18 @@ from typing import Any
 
 import pytest
 
-from . import registries
+from . import fixtures
+from . import registry as registries
 from .agent import agent_factory
-from .records import FINAL_STATUSES
 from .stash import RUN_DIR
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
 from .validation import CHECKS, Check, check_task
-
-#: environment variable naming the controller process that owns this run's environments
-OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
     from . import hooks
 
     pluginmanager.add_hookspecs(hooks)
-
-
-def agent_options(config: pytest.Config) -> dict[str, str]:
-    """``--agent-option KEY=VALUE`` values, then what extensions add through the hook."""
-    options = dict(o.split("=", 1) if "=" in o else (o, "") for o in config.getoption("spider2v_agent_options"))
-    for extra in config.hook.pytest_spider2v_agent_options(config=config):
-        options.update(extra)
-    return options
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -67,10 +57,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(fixtures, "spider2v-fixtures")  # one plugin: its fixtures come with it
+    registries.load_extensions()
     for name, text in _fixed_markers():
         config.addinivalue_line("markers", f"{name}: {text}")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) owns the run
-        from .providers import owner_token
+        from .providers import OWNER_ENV, owner_token
 
         os.environ[OWNER_ENV] = owner_token(os.getpid())
     default_run = "validate" if config.getoption("spider2v_validate") else config.getoption("spider2v_agent")
@@ -178,10 +170,3 @@ class TaskItem(pytest.Function):
 def _ensure_marker(config: pytest.Config, name: str) -> None:
     if not any(line.split(":")[0].strip() == name for line in config.getini("markers")):
         config.addinivalue_line("markers", f"{name}: related app")
-
-
-def recorded_outcome(result: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:
-    """A finished record of the same agent, reusable by ``--resume``."""
-    if result and result.get("status") in FINAL_STATUSES and result.get("agent") == agent:
-        return result
-    return None

@@ -128,3 +128,10 @@ class TaskRecord:
         self.result["timings"]["finished"] = time.time()
         self.result["timings"]["total"] = round(self.result["timings"]["finished"] - self.result["timings"]["started"], 3)
         self.save()
+
+
+def recorded_outcome(result: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:
+    """A finished record of the same agent, reusable by ``--resume``."""
+    if result and result.get("status") in FINAL_STATUSES and result.get("agent") == agent:
+        return result
+    return None

@@ -1,4 +1,4 @@
-"""Name -> implementation registries: the seams through which steps, getters, metrics,
+"""Name -> implementation registries: the seams through which setup steps, getters, metrics,
 agents and providers plug in without the core knowing any of them.
 
 A name can also be *declared* without an implementation (for example a cloud getter of the
@@ -9,6 +9,7 @@ original benchmark). Declared names pass task validation, and using one raises
 from __future__ import annotations
 
 import difflib
+import importlib.metadata
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ class Registry(Generic[T]):
         """Decorator: ``@metrics.register()`` uses the function's own name."""
 
         def decorate(obj: T) -> T:
-            self.add(name or getattr(obj, "__name__"), obj, **meta)
+            self.add(name or obj.__name__, obj, **meta)
             return obj
 
         return decorate
@@ -99,3 +100,31 @@ def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any
     except TypeError as exc:
         return str(exc)
     return None
+
+
+# -- the project-wide registries; built-in and third-party extensions fill them on import --------
+#: ``fn(ctx: TaskContext, **parameters) -> None``: a task ``config`` / ``postconfig`` step.
+setup_steps: Registry[Callable[..., None]] = Registry("setup step")
+#: ``fn(ctx: TaskContext, spec: dict) -> value``: brings state to the host for a metric.
+getters: Registry[Callable[..., Any]] = Registry("getter")
+#: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring.
+metrics: Registry[Callable[..., float]] = Registry("metric")
+#: ``factory(settings: AgentSettings) -> Agent``.
+agents: Registry[Callable[..., Any]] = Registry("agent")
+#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.providers``).
+providers: Registry[Callable[..., Any]] = Registry("provider")
+
+
+#: Entry-point group of the modules that fill the registries on import. The built-in steps,
+#: getters, metrics and agents are registered here like any third-party extension, so the core
+#: loads them without naming (or importing) any of them.
+EXTENSIONS_GROUP = "pytest_spider2v"
+_loaded: set[str] = set()
+
+
+def load_extensions() -> None:
+    """Import every module of the :data:`EXTENSIONS_GROUP` entry points (once each)."""
+    for entry_point in importlib.metadata.entry_points(group=EXTENSIONS_GROUP):
+        if entry_point.value not in _loaded:
+            entry_point.load()
+            _loaded.add(entry_point.value)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import io
 import logging
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from PIL import Image, ImageChops

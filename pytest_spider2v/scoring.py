@@ -20,8 +20,7 @@ from typing import Any
 from .agent import action_kind
 from .context import TaskContext
 from .environment import EnvironmentFault
-from .registries import getters, metrics, setup_steps
-from .registry import Unavailable
+from .registry import Unavailable, getters, metrics, setup_steps
 from .task import EvaluatorSpec, GetterSpec, StepSpec
 
 

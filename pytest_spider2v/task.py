@@ -20,8 +20,7 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .registries import getters, metrics, setup_steps
-from .registry import check_parameters
+from .registry import check_parameters, getters, metrics, setup_steps
 
 PROJECT_FILE = "task.json"
 VERBOSE_FILE = "verbose_instruction.txt"
@@ -72,15 +71,15 @@ class GetterSpec(BaseModel):
     type: str
 
 
-GetterSlot = Union[GetterSpec, list[Union[GetterSpec, None]], None]
+GetterSlot = Union[GetterSpec, list[GetterSpec | None], None]
 
 
 class EvaluatorSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    func: Union[str, list[str]]
+    func: str | list[str]
     result: GetterSlot = None
     expected: GetterSlot = None
-    options: Union[dict[str, Any], list[Union[dict[str, Any], None]], None] = None
+    options: dict[str, Any] | list[dict[str, Any] | None] | None = None
     conj: Literal["and", "or"] = "and"
     postconfig: list[StepSpec] = []
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import io
 import os
 import struct
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from PIL import Image, ImageDraw, ImageGrab
 from Xlib import X, display

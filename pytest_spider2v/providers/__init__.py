@@ -18,6 +18,9 @@ from typing import Protocol, runtime_checkable
 
 from ..environment import Environment
 
+#: environment variable naming the controller process that owns a run's environments
+OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
+
 
 @runtime_checkable
 class Provider(Protocol):

@@ -21,9 +21,9 @@ from docker.errors import DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
 
 from ..environment import Environment, EnvironmentFault
-from ..registries import providers
+from ..environments import ENVIRONMENTS_DIR, Snapshot, load_snapshots
+from ..registry import providers
 from . import owner_alive
-from .snapshots import ENVIRONMENTS_DIR, Snapshot, load_snapshots
 
 LABEL = "pytest-spider2v"
 OWNER_LABEL = f"{LABEL}.owner"
@@ -35,7 +35,7 @@ HOSTNAME = "desktop"
 
 
 class DockerProvider:
-    """Hands out containers of the images built by ``python -m pytest_spider2v.build``.
+    """Hands out containers of the images built by ``python -m pytest_spider2v.environments.build``.
 
     With ``spare=True`` (the default) one extra container of the last acquired snapshot is
     started in the background, so that the next acquire of that snapshot finds a desktop
@@ -124,14 +124,14 @@ class DockerProvider:
             known = ", ".join(sorted(self.snapshots))
             raise EnvironmentFault(
                 f"docker provider: unknown snapshot {name!r} (known: {known}); "
-                "add it to fixtures/environments/snapshots.yaml"
+                "add it to pytest_spider2v/environments/snapshots.yaml"
             ) from None
         try:
             self.client.images.get(spec.image)
         except ImageNotFound:
             raise EnvironmentFault(
                 f"docker provider: image {spec.image} for snapshot {name!r} is not built; "
-                f"run `python -m pytest_spider2v.build {spec.recipe}`"
+                f"run `python -m pytest_spider2v.environments.build {spec.recipe}`"
             ) from None
         return spec
 

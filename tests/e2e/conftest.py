@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import pytest_spider2v.providers  # noqa: F401  (registers the built-in providers)
-from pytest_spider2v.providers import Provider, owner_token
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment, EnvironmentFault
-from pytest_spider2v.registries import providers
+from pytest_spider2v.providers import Provider, owner_token
+from pytest_spider2v.registry import providers
 from pytest_spider2v.task import Task, TaskSpec
 
 

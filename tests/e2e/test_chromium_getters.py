@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import fixtures.chrome  # noqa: F401  (registers google_chrome_browser)
-import metrics.web_getters  # noqa: F401  (registers the getters)
-import pytest_spider2v.providers.docker  # noqa: F401  (registers the docker provider)
+import pytest_spider2v.getters.web
+import pytest_spider2v.providers.docker
+import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment
-from pytest_spider2v.registries import getters, setup_steps
+from pytest_spider2v.registry import getters, setup_steps
 
 pytestmark = pytest.mark.e2e
 

@@ -156,7 +156,7 @@ PROJECT_TASK = "tasks/gedit/update-etl-config"
 def test_a_project_task_solved_by_a_scripted_model_through_the_openai_sdk(tmp_path: Path) -> None:
     """The acceptance command itself: ``pytest tasks/... --agent gpt-4o --llm-base-url URL -k TASK``,
     the model answering with the task's reference actions as code blocks."""
-    from agents.oracle import solution_actions
+    from pytest_spider2v.agents.oracle import solution_actions
 
     cells = solution_actions(ROOT / PROJECT_TASK / "solution.py")
     replies = [c if c in ("WAIT", "DONE", "FAIL") else f"```python\n{c}\n```" for c in cells]

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT.parent / "shared" / "spider2v-sample" / "evaluation_examples" / "examples"
 pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not EXAMPLES.exists(), reason="../shared/spider2v-sample is absent")]

@@ -16,13 +16,13 @@ import pytest
 from openpyxl import Workbook, load_workbook
 from playwright.sync_api import sync_playwright
 
-import fixtures.chrome  # noqa: F401  (registers google_chrome_browser)
-import fixtures.steps as steps
-import metrics.getters  # noqa: F401  (registers the getters)
-import pytest_spider2v.providers.docker  # noqa: F401  (registers the docker provider)
+import pytest_spider2v.getters.builtin
+import pytest_spider2v.providers.docker
+import pytest_spider2v.steps.builtin as steps
+import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment
-from pytest_spider2v.registries import getters, setup_steps
+from pytest_spider2v.registry import getters, setup_steps
 from pytest_spider2v.task import Task, TaskSpec
 
 pytestmark = pytest.mark.e2e

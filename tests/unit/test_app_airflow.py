@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-import fixtures  # noqa: F401  (registers the steps)
-from fixtures.apps import airflow
-from fixtures.steps import StepError
-from pytest_spider2v.registries import setup_steps
-from pytest_spider2v.registry import check_parameters
+from pytest_spider2v.registry import check_parameters, load_extensions, setup_steps
+from pytest_spider2v.steps.apps import airflow
+from pytest_spider2v.steps.builtin import StepError
+
+load_extensions()
 
 
 def test_both_names_are_registered_and_available() -> None:

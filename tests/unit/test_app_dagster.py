@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.apps import dagster as dg
-from fixtures.steps import StepError
-from pytest_spider2v.registries import setup_steps
+from pytest_spider2v.registry import setup_steps
+from pytest_spider2v.steps.apps import dagster as dg
+from pytest_spider2v.steps.builtin import StepError
 
 
 def test_registered_and_available():

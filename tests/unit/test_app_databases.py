@@ -6,9 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-import metrics  # noqa: F401  (registers every getter)
-from metrics.apps.databases import database_query, normalise_rows, query_command
-from pytest_spider2v.registries import getters
+from pytest_spider2v.getters.apps.databases import database_query, normalise_rows, query_command
+from pytest_spider2v.registry import getters
 
 
 def test_registered() -> None:

@@ -8,10 +8,9 @@ from types import SimpleNamespace
 
 import pytest
 
-import fixtures.apps.jupyter as jupyter
-from fixtures.steps import StepError
-from pytest_spider2v.registries import setup_steps
-from pytest_spider2v.registry import check_parameters
+from pytest_spider2v.registry import check_parameters, setup_steps
+from pytest_spider2v.steps.apps import jupyter
+from pytest_spider2v.steps.builtin import StepError
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks" / "jupyter"
 

@@ -9,12 +9,12 @@ from types import SimpleNamespace
 
 import pytest
 
-import fixtures.apps.servicedesk as step_module
-import metrics.apps.servicedesk as sd
-from fixtures.apps.servicedesk import start_page_url
+import pytest_spider2v.getters.apps.servicedesk as rt_getter
+import pytest_spider2v.metrics.apps.servicedesk as sd
+import pytest_spider2v.steps.apps.servicedesk as step_module
 from pytest_spider2v.environment import ExecResult
-from pytest_spider2v.registries import getters, metrics, setup_steps
-from pytest_spider2v.registry import check_parameters
+from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
+from pytest_spider2v.steps.apps.servicedesk import start_page_url
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks" / "request-tracker"
 
@@ -67,25 +67,25 @@ def test_scripts_are_functions_of_the_page():
 
 # -- rt_tickets getter --------------------------------------------------------------------------------
 def test_getter_arguments_defaults_and_overrides():
-    assert sd.getter_arguments({"query": "id = 3"}) == {
+    assert rt_getter.getter_arguments({"query": "id = 3"}) == {
         "url": "http://localhost:8080", "user": "root", "password": "password", "query": "id = 3", "history": False}
-    args = sd.getter_arguments({"query": "id > 10", "history": True, "user": "bob", "password": "pw",
+    args = rt_getter.getter_arguments({"query": "id > 10", "history": True, "user": "bob", "password": "pw",
                                 "url": "http://127.0.0.1:8080"})
     assert args["history"] is True and args["user"] == "bob" and args["url"] == "http://127.0.0.1:8080"
     with pytest.raises(ValueError):
-        sd.getter_arguments({})
+        rt_getter.getter_arguments({})
 
 
 def test_parse_getter_output():
-    assert sd.parse_getter_output(json.dumps(TICKETS) + "\n") == TICKETS
-    assert sd.parse_getter_output("noise\n[]\n") == []
-    assert sd.parse_getter_output("") is None
-    assert sd.parse_getter_output('{"error": "HTTPError 401"}') is None
-    assert sd.parse_getter_output("Traceback ...") is None
+    assert rt_getter.parse_getter_output(json.dumps(TICKETS) + "\n") == TICKETS
+    assert rt_getter.parse_getter_output("noise\n[]\n") == []
+    assert rt_getter.parse_getter_output("") is None
+    assert rt_getter.parse_getter_output('{"error": "HTTPError 401"}') is None
+    assert rt_getter.parse_getter_output("Traceback ...") is None
 
 
 def test_guest_script_compiles():
-    compile(sd.GUEST_SCRIPT, "<guest>", "exec")
+    compile(rt_getter.GUEST_SCRIPT, "<guest>", "exec")
 
 
 def test_getter_runs_the_guest_script():
@@ -174,7 +174,7 @@ def test_tasks_use_the_family_consistently(path):
             assert check_parameters(setup_steps.get("rt_webui_init"), 1, step["parameters"]) is None
             start_page_url(step["parameters"].get("url", "http://localhost:8080"), step["parameters"].get("page"))
     assert task["evaluator"]["func"] == "rt_tickets_match"
-    sd.getter_arguments(task["evaluator"]["result"])
+    rt_getter.getter_arguments(task["evaluator"]["result"])
     verbose = (path.parent / "verbose_instruction.txt").read_text(encoding="utf-8")
     numbered = [line for line in verbose.splitlines() if line.split(".", 1)[0].isdigit()]
     assert len(numbered) == task["action_number"]

@@ -6,9 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 
-import fixtures.apps.superset as superset
-from pytest_spider2v.registries import setup_steps
-from pytest_spider2v.registry import check_parameters
+from pytest_spider2v.registry import check_parameters, setup_steps
+from pytest_spider2v.steps.apps import superset
 
 
 def test_registered_with_original_parameters():

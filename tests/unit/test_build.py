@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.build import BuildError, resolve_recipes
-from pytest_spider2v.providers.snapshots import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
+from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
+from pytest_spider2v.environments.build import BuildError, resolve_recipes
 
 
 def make_recipes(root: Path, parents: dict[str, str | None], snapshots: str) -> Path:
@@ -53,7 +53,7 @@ def test_sibling_families_build_side_by_side_after_their_parent(tmp_path: Path, 
     import threading
     import time
 
-    from pytest_spider2v import build
+    from pytest_spider2v.environments import build
 
     root = make_recipes(tmp_path, {"desktop": None, "airflow": "desktop", "superset": "desktop"},
                         "snapshots:\n  a: airflow\n  s: superset\n")

@@ -6,7 +6,6 @@ server received (the prompt the model saw) and on the Turn the agent returned.
 
 from __future__ import annotations
 
-import importlib.metadata
 import io
 import json
 from collections.abc import Callable, Iterator
@@ -16,9 +15,9 @@ import openai
 import pytest
 from PIL import Image, ImageDraw
 
-from agents.llm import LLMAgent, make_anthropic_agent, make_openai_agent
-from agents.options import pytest_spider2v_agent_options as llm_settings
 from pytest_spider2v.agent import AgentSettings, Observation, agent_factory
+from pytest_spider2v.agents.llm import LLMAgent, make_anthropic_agent, make_openai_agent
+from pytest_spider2v.agents.options import pytest_spider2v_agent_options as llm_settings
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.task import Task, TaskSpec
 from tests.support.llm_server import LLMServer, Reply
@@ -109,7 +108,7 @@ def test_without_key_every_task_is_skipped_with_that_reason_before_any_environme
             "tags": ["traditional_data_processing", "gui"], "action_number": 1,
             "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
                           "expected": {"type": "rule", "rules": {"expected": "x"}}}}))
-    result = pytester.runpytest("tasks", "--agent", "gpt-4o", "-p", "agents.llm", "-rs")
+    result = pytester.runpytest("tasks", "--agent", "gpt-4o", "-rs")
     result.assert_outcomes(skipped=2)
     records = [json.loads(p.read_text()) for p in (pytester.path / "results").rglob("result.json")]
     assert {(r["status"], r["detail"]) for r in records} == {
@@ -317,9 +316,7 @@ def test_anthropic_gets_sampling_options_only_when_given(server: LLMServer, agen
 
 
 def test_first_class_flags_become_agent_options(pytester: pytest.Pytester) -> None:
-    registered = any(ep.value == "agents.options" for ep in importlib.metadata.entry_points(group="pytest11"))
-    load = [] if registered else ["-p", "agents.options"]
-    config = pytester.parseconfig(*load, "--llm-base-url", "http://127.0.0.1:8000/v1", "--execution-feedback",
+    config = pytester.parseconfig("--llm-base-url", "http://127.0.0.1:8000/v1", "--execution-feedback",
                                   "--history", "2", "--action-space", "computer_13")
     assert llm_settings(config) == {"base_url": "http://127.0.0.1:8000/v1", "execution_feedback": "true",
                                     "history": "2", "action_space": "computer_13"}

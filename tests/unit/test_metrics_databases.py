@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from metrics.databases import check_local_database, expand_check_types
+from pytest_spider2v.metrics.databases import check_local_database, expand_check_types
 
 DBT = Path("/work/shared/spider2v-sample/evaluation_examples/examples/dbt")
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image, ImageDraw
 
-from metrics.images import (
+from pytest_spider2v.metrics.images import (
     _correlation,
     compare_image_list,
     compare_images,
@@ -91,7 +91,7 @@ def test_compare_images(chart: Path, scaled: Path, touched: Path, other_data: Pa
                         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     assert compare_images(scaled, chart) == 1.0
     assert compare_images(touched, chart) == 1.0
-    with caplog.at_level(logging.INFO, logger="metrics"):
+    with caplog.at_level(logging.INFO, logger="pytest_spider2v.metrics"):
         assert compare_images(other_data, chart) == 0.0
     assert "SSIM" in caplog.text
     assert compare_images(not_an_image, chart) == 0.0
@@ -106,7 +106,7 @@ def test_compare_metabase_images(chart: Path, scaled: Path, recoloured: Path, re
     # As in the original, the min-max normalised histogram is dominated by the background:
     # recolouring only the bars keeps the correlation above 0.91.
     assert compare_metabase_images(red_bars, chart) == 1.0
-    with caplog.at_level(logging.INFO, logger="metrics"):
+    with caplog.at_level(logging.INFO, logger="pytest_spider2v.metrics"):
         assert compare_metabase_images(recoloured, chart) == 0.0
     assert "correlation" in caplog.text
     assert compare_metabase_images(not_an_image, chart) == 0.0
@@ -135,7 +135,7 @@ def test_compare_image_list(chart: Path, copy: Path, touched: Path, scaled: Path
                             tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     assert compare_image_list(copy, chart) == 1.0
     assert compare_image_list([copy, str(scaled)], [chart, scaled]) == 1.0
-    with caplog.at_level(logging.INFO, logger="metrics"):
+    with caplog.at_level(logging.INFO, logger="pytest_spider2v.metrics"):
         assert compare_image_list(touched, chart) == 0.0
     assert "(300, 100, 301, 101)" in caplog.text
     assert compare_image_list([copy, touched], [chart, chart]) == 0.0

@@ -10,7 +10,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from metrics.notebooks import (
+from pytest_spider2v.metrics.notebooks import (
     are_jupyter_outputs_cleared,
     compare_ipynb_files,
     compare_notebook_cells,
@@ -58,7 +58,7 @@ def test_compare_notebook_outputs(tmp_path: Path, caplog: pytest.LogCaptureFixtu
     assert compare_notebook_outputs(same, expected) == 1.0
 
     wrong = _write(tmp_path, "wrong.ipynb", _analysis("7"))
-    with caplog.at_level(logging.INFO, logger="metrics"):
+    with caplog.at_level(logging.INFO, logger="pytest_spider2v.metrics"):
         assert compare_notebook_outputs(wrong, expected) == 0.0
     assert "'7'" in caplog.text
 
@@ -137,7 +137,7 @@ def test_compare_ipynb_files(tmp_path: Path, caplog: pytest.LogCaptureFixture) -
 
     changed = nbformat.read(str(expected), as_version=4)
     changed.cells[1].outputs[0].text = "rows: 4\n"
-    with caplog.at_level(logging.INFO, logger="metrics"):
+    with caplog.at_level(logging.INFO, logger="pytest_spider2v.metrics"):
         assert compare_ipynb_files(_write(tmp_path, "changed.ipynb", changed), expected) == 0.0
     assert "cell 1 differs" in caplog.text
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-import metrics  # noqa: F401  (registers)
-from pytest_spider2v.registries import metrics as registry
 from pytest_spider2v.registry import Unavailable, check_parameters
+from pytest_spider2v.registry import metrics as registry
 
 IMPLEMENTED = {
     "check_include_exclude", "compare_csv", "compare_table", "check_local_database", "compare_json_file",

@@ -17,8 +17,8 @@ from openpyxl.formatting.rule import CellIsRule, ColorScaleRule, FormulaRule
 from openpyxl.styles import Font, PatternFill
 from openpyxl.worksheet.datavalidation import DataValidation
 
-from metrics.table_rules import indel_ratio
-from metrics.tables import compare_csv, compare_table
+from pytest_spider2v.metrics.table_rules import indel_ratio
+from pytest_spider2v.metrics.tables import compare_csv, compare_table
 
 SAMPLE = Path("/work/shared/spider2v-sample")
 EXCEL = SAMPLE / "evaluation_examples" / "examples" / "excel"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.text import (
+from pytest_spider2v.metrics.text import (
     check_file_existence,
     check_include_exclude,
     compare_json_file,

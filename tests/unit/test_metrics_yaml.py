@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from metrics.yaml_rules import check_yaml_file
+from pytest_spider2v.metrics.yaml_rules import check_yaml_file
 
 PROFILES = """
 jaffle_shop:

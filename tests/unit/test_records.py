@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_spider2v.plugin import recorded_outcome
-from pytest_spider2v.records import TaskRecord, read_result, task_dir
+from pytest_spider2v.records import TaskRecord, read_result, recorded_outcome, task_dir
 from pytest_spider2v.task import Task, TaskSpec
 
 SPEC = TaskSpec.model_validate({

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.oracle import OracleAgent, solution_actions
 from pytest_spider2v.agent import Observation, action_kind, agent_factory
+from pytest_spider2v.agents.oracle import OracleAgent, solution_actions
 from pytest_spider2v.registry import Registry, Unavailable, UnknownName, check_parameters
 
 

@@ -6,15 +6,14 @@ import base64
 import io
 import json
 import re
-from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from reports.html import public_settings, render_task
-from reports.summary import format_summary, summarize, task_properties, usage_totals
+from pytest_spider2v.reports.html import public_settings, render_task
+from pytest_spider2v.reports.summary import format_summary, summarize, task_properties, usage_totals
 
 SECRET = "sk-very-secret-value"
 
@@ -202,17 +201,11 @@ def account_task(request, tmp_path):
 '''
 
 
-def _plugin_args() -> list[str]:
-    """Load the plugin explicitly unless the installed package already does (pytest11 entry point)."""
-    installed = entry_points(group="pytest11", name="spider2v_reports")
-    return [] if installed else ["-p", "reports.plugin"]
-
-
 def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CONFTEST)
     pytester.makepyfile(test_fake="def test_ok(passed_task): pass\n\ndef test_broken(broken_task): pass\n"
                                   "\ndef test_plain(): pass\n\ndef test_cloud(account_task): pass\n")
-    result = pytester.runpytest(*_plugin_args(), "--html=report.html", "--self-contained-html", "--junitxml=junit.xml")
+    result = pytester.runpytest("--html=report.html", "--self-contained-html", "--junitxml=junit.xml")
     result.assert_outcomes(passed=2, errors=1, skipped=1)
     result.stdout.fnmatch_lines([
         "*spider2v summary*",

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.context import TaskContext
-from pytest_spider2v.registries import getters, metrics
+from pytest_spider2v.registry import getters, metrics
 from pytest_spider2v.scoring import evaluate
 from pytest_spider2v.task import Task, TaskSpec
 

@@ -11,39 +11,23 @@ from typing import Any
 
 import pytest
 
-import fixtures.chrome  # noqa: F401  (registers google_chrome_browser)
-import fixtures.declared_steps  # noqa: F401
-import fixtures.steps  # noqa: F401
-import metrics.declared_getters  # noqa: F401
-import metrics.getters  # noqa: F401
-import metrics.web_getters  # noqa: F401
-from fixtures.chrome import browser_command, is_offline_url
-from fixtures.steps import StepError, encode_json_values, until_met
-from metrics.getters import with_time_suffix
+import pytest_spider2v.getters.builtin
+import pytest_spider2v.getters.declared
+import pytest_spider2v.getters.web
+import pytest_spider2v.steps.builtin
+import pytest_spider2v.steps.chrome
+import pytest_spider2v.steps.declared
 from pytest_spider2v.environment import ExecResult
-from pytest_spider2v.registries import getters, setup_steps
-from pytest_spider2v.registry import check_parameters
+from pytest_spider2v.getters.builtin import with_time_suffix
+from pytest_spider2v.registry import check_parameters, getters, setup_steps
+from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
+from pytest_spider2v.steps.chrome import browser_command, is_offline_url
 
 SAMPLE = Path("/work/shared/spider2v-sample/evaluation_examples/examples")
 
 #: The 28 step types and 32 getter types found across all 494 published tasks (reference 2.2, 3.3).
-ORIGINAL_STEPS = """
-google_chrome_browser copyfile_from_host_to_guest script_and_execute launch open execute sleep
-activate_window workarena_task_init workarena_unique_fields airbyte_webui_init astro_webui_init
-astro_refresh_page superset_webui_init dagster_webui_init metabase_webui_init snowflake_init
-snowflake_login snowflake_write_sqls_in_new_worksheet snowflake_delete_folder snowflake_delete_filter
-hasura_login bigquery_init bigquery_login googledrive_init googledrive_login dbt_cloud_init
-dbt_cloud_webui_login
-""".split()
-ORIGINAL_GETTERS = """
-vm_file vm_script_output workarena_task_result validate_correct_url bigquery_table_to_csv
-snowflake_table_to_csv active_url_from_accessTree dbt_job_info bigquery_sql_result_to_csv
-dbt_project_info snowflake_database_schema_to_csv html_check dbt_environment_info active_tab_info
-metabase_question_sql snowflake_worksheet_sql airbyte_localhost_page superset_localhost_page
-bigquery_datasets bigquery_connections googlesheet_active_file dbt_profiles vm_command_line
-snowflake_execution_result snowflake_worksheet_names_in_folder snowflake_function_result
-snowflake_log_message snowflake_user_info snowflake_worksheet_sql_result rule local_file list
-""".split()
+ORIGINAL_STEPS = ["google_chrome_browser", "copyfile_from_host_to_guest", "script_and_execute", "launch", "open", "execute", "sleep", "activate_window", "workarena_task_init", "workarena_unique_fields", "airbyte_webui_init", "astro_webui_init", "astro_refresh_page", "superset_webui_init", "dagster_webui_init", "metabase_webui_init", "snowflake_init", "snowflake_login", "snowflake_write_sqls_in_new_worksheet", "snowflake_delete_folder", "snowflake_delete_filter", "hasura_login", "bigquery_init", "bigquery_login", "googledrive_init", "googledrive_login", "dbt_cloud_init", "dbt_cloud_webui_login"]
+ORIGINAL_GETTERS = ["vm_file", "vm_script_output", "workarena_task_result", "validate_correct_url", "bigquery_table_to_csv", "snowflake_table_to_csv", "active_url_from_accessTree", "dbt_job_info", "bigquery_sql_result_to_csv", "dbt_project_info", "snowflake_database_schema_to_csv", "html_check", "dbt_environment_info", "active_tab_info", "metabase_question_sql", "snowflake_worksheet_sql", "airbyte_localhost_page", "superset_localhost_page", "bigquery_datasets", "bigquery_connections", "googlesheet_active_file", "dbt_profiles", "vm_command_line", "snowflake_execution_result", "snowflake_worksheet_names_in_folder", "snowflake_function_result", "snowflake_log_message", "snowflake_user_info", "snowflake_worksheet_sql_result", "rule", "local_file", "list"]
 
 
 def sample_task_files() -> list[Path]:
@@ -104,7 +88,7 @@ def test_cloud_declarations_name_their_account() -> None:
     assert getters.entry("workarena_task_result").meta["account"] == "servicenow"
     assert "web UI" in (setup_steps.entry("metabase_webui_init").unavailable or "")
     assert getters.entry("dbt_job_info").meta["account"] == "dbt_cloud"
-    assert getters.entry("html_check").obj is not None  # local getters are implemented (metrics.web_getters)
+    assert getters.entry("html_check").obj is not None  # local getters are implemented (pytest_spider2v.getters.web)
 
 
 def test_chrome_signature_accepts_original_parameters() -> None:
@@ -186,12 +170,12 @@ def test_local_file_copies_files_and_folders(tmp_path: Path) -> None:
 def test_copyfile_names_missing_host_file(tmp_path: Path) -> None:
     ctx = fake_ctx(tmp_path)
     with pytest.raises(StepError, match="missing.xlsx"):
-        fixtures.steps.copyfile_from_host_to_guest(ctx, "missing.xlsx", "/home/user/missing.xlsx")
+        pytest_spider2v.steps.builtin.copyfile_from_host_to_guest(ctx, "missing.xlsx", "/home/user/missing.xlsx")
 
 
 def test_script_from_url_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StepError, match="offline"):
-        fixtures.steps.script_and_execute(fake_ctx(tmp_path), "https://example.com/init.sh")
+        pytest_spider2v.steps.builtin.script_and_execute(fake_ctx(tmp_path), "https://example.com/init.sh")
 
 
 def test_rule_and_list_getters() -> None:
@@ -201,6 +185,6 @@ def test_rule_and_list_getters() -> None:
 
 def test_failing_script_logs_tail(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    fixtures.steps.log_failure("script_and_execute init.sh", ExecResult(2, "x" * 5000 + "END", "boom"))
+    pytest_spider2v.steps.builtin.log_failure("script_and_execute init.sh", ExecResult(2, "x" * 5000 + "END", "boom"))
     assert "exited with 2" in caplog.text and "END" in caplog.text and "boom" in caplog.text
     assert len(caplog.text) < 3000

@@ -23,7 +23,8 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.environment import PYAUTOGUI_PREFIX
-from pytest_spider2v.providers.snapshots import load_snapshots
+from pytest_spider2v.environments import load_snapshots
+from pytest_spider2v.registry import load_extensions
 from pytest_spider2v.task import CATEGORIES, INTERFACES, VARIANTS, TaskSpec, load_tasks
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
@@ -47,13 +48,7 @@ WRONG_HEADER = "# Wrong on purpose: "
 #: Files every task folder has besides its data.
 OWN_FILES = {"task.json", "verbose_instruction.txt", *SOLUTIONS}
 
-try:  # the registries are filled by importing the step and metric packages
-    import fixtures  # noqa: F401
-    import metrics  # noqa: F401
-
-    REGISTRIES_MISSING = ""
-except ImportError as exc:  # pragma: no cover - only while those packages are being written
-    REGISTRIES_MISSING = f"fixtures/metrics packages not importable yet ({exc}); name checks skipped"
+load_extensions()  # task files name steps, getters and metrics: the registries must know them
 
 
 def spec_of(path: Path) -> TaskSpec:
@@ -153,8 +148,6 @@ class TestTaskFolder:
         assert set(spec.related_apps) <= APPS, f"use the app names {sorted(APPS)}"
 
     def test_loads_as_two_variants(self, path: Path) -> None:
-        if REGISTRIES_MISSING:
-            pytest.skip(REGISTRIES_MISSING)
         tasks = load_tasks(path)
         assert [t.variant for t in tasks] == ["abstract", "verbose"]
         assert tasks[1].instruction.startswith(tasks[0].instruction)
@@ -216,9 +209,7 @@ class TestTaskFolder:
     def test_doing_nothing_scores_zero_and_the_gold_scores_one(self, path: Path) -> None:
         """Simulate the evaluator on the host for file results: the file a do-nothing run leaves
         (the copied initial file, or none) must fail, and the gold file itself must pass."""
-        if REGISTRIES_MISSING:
-            pytest.skip(REGISTRIES_MISSING)
-        from pytest_spider2v.registries import metrics as metric_registry
+        from pytest_spider2v.registry import metrics as metric_registry
 
         spec, folder = spec_of(path), path.parent
         checked = 0

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-import metrics  # noqa: F401  (registers every getter)
-from metrics.web_getters import address_bar_text, check_url_tokens, with_prefix
-from pytest_spider2v.registries import getters
+from pytest_spider2v.getters.web import address_bar_text, check_url_tokens, with_prefix
+from pytest_spider2v.registry import getters
 
 TREE = (Path(__file__).parent / "data" / "chromium_a11y.xml").read_text(encoding="utf-8")
 SHOWN = "/home/user/e2e/page.html"

@@ -1,0 +1,43 @@
+"""Getter types of the original harness that need a cloud account, with the reason.
+
+Declared names let every published task validate; a task whose evaluation needs one is
+skipped with the reason. ``account`` names the service whose credentials would be needed.
+"""
+
+from __future__ import annotations
+
+from pytest_spider2v.registry import getters
+
+#: service key (as in ``related_apps``) -> (display name, getter types needing that account)
+CLOUD_GETTERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "servicenow": ("ServiceNow", ("workarena_task_result",)),
+    "bigquery": (
+        "BigQuery",
+        ("bigquery_table_to_csv", "bigquery_sql_result_to_csv", "bigquery_datasets", "bigquery_connections"),
+    ),
+    "snowflake": (
+        "Snowflake",
+        (
+            "snowflake_table_to_csv",
+            "snowflake_database_schema_to_csv",
+            "snowflake_worksheet_sql",
+            "snowflake_execution_result",
+            "snowflake_worksheet_names_in_folder",
+            "snowflake_function_result",
+            "snowflake_log_message",
+            "snowflake_user_info",
+            "snowflake_worksheet_sql_result",
+        ),
+    ),
+    "dbt_cloud": ("dbt Cloud", ("dbt_job_info", "dbt_project_info", "dbt_environment_info")),
+    "googledrive": ("Google Drive", ("googlesheet_active_file",)),
+}
+
+
+def declare_all() -> None:
+    for account, (service, names) in CLOUD_GETTERS.items():
+        for name in names:
+            getters.declare(name, f"needs a {service} account", account=account)
+
+
+declare_all()

@@ -1,0 +1,219 @@
+"""Setup steps of the original harness that need nothing but the guest server.
+
+Each step is ``fn(ctx, **parameters)`` registered under the original ``type`` name, with the
+original parameter names and defaults so that every published task's ``config`` and
+``postconfig`` bind unchanged (reference section 2.2).
+
+Where the original only logged a failure and carried on (a non-zero init script, an ``until``
+that never came true), we keep going where that is harmless and fail loudly where carrying on
+would only hide the cause of a later, confusing failure.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import time
+from typing import Any
+
+from pytest_spider2v.context import TaskContext
+from pytest_spider2v.environment import ExecResult
+from pytest_spider2v.registry import setup_steps
+
+logger = logging.getLogger(__name__)
+
+#: The original server's ``/execute`` timeout, which also caps init scripts.
+SCRIPT_TIMEOUT = 300.0
+#: The original re-polls an ``until`` command every 0.3 s.
+UNTIL_INTERVAL = 0.3
+#: The original polls an ``until`` forever; we give up after this long and say why.
+UNTIL_TIMEOUT = 120.0
+#: How much of a failing command's output is worth a log line.
+TAIL_CHARS = 2000
+
+Command = str | list[str]
+
+
+class StepError(RuntimeError):
+    """A setup step cannot do what the task asks (bad task data or an unmet condition)."""
+
+
+def tail(text: str, limit: int = TAIL_CHARS) -> str:
+    """The end of a command's output, where the error usually is."""
+    text = text.strip()
+    return text if len(text) <= limit else "..." + text[-limit:]
+
+
+def describe(command: Command) -> str:
+    return command if isinstance(command, str) else " ".join(command)
+
+
+def log_failure(what: str, result: ExecResult) -> None:
+    """The original only logs a failing setup command; we log enough to diagnose it."""
+    logger.warning(
+        "%s exited with %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s",
+        what, result.returncode, tail(result.stdout), tail(result.stderr),
+    )
+
+
+def read_host_file(ctx: TaskContext, src: str, step: str) -> bytes:
+    """Bytes of a host file the task names; a missing file names both spellings of it."""
+    path = ctx.host_path(src)
+    if not path.is_file():
+        raise StepError(f"{step}: host file not found: {path} (task gives src={src!r})")
+    return path.read_bytes()
+
+
+def encode_json_values(data: bytes, src: str) -> bytes:
+    """Base64 every top-level value, as the original does before copying credentials."""
+    try:
+        obj = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise StepError(f"copyfile_from_host_to_guest: json_encode needs a JSON file: {src}: {exc}") from None
+    if not isinstance(obj, dict):
+        raise StepError(f"copyfile_from_host_to_guest: json_encode needs a JSON object: {src}")
+    encoded = {k: base64.b64encode(str(v).encode()).decode() for k, v in obj.items()}
+    return json.dumps(encoded, indent=4).encode()
+
+
+def reject_url(src: str, step: str) -> None:
+    """Scripts fetched from the web cannot work here: there is no internet, so say so."""
+    if src.startswith(("http://", "https://")):
+        raise StepError(f"{step}: src {src!r} is a URL; this project runs offline, ship the script with the task")
+
+
+@setup_steps.register("copyfile_from_host_to_guest")
+def copyfile_from_host_to_guest(ctx: TaskContext, src: str, dest: str, json_encode: bool = False) -> None:
+    """Upload a task file (relative to the task root) to ``dest`` in the guest."""
+    data = read_host_file(ctx, src, "copyfile_from_host_to_guest")
+    if json_encode:
+        data = encode_json_values(data, src)
+    ctx.env.upload(data, dest)
+
+
+@setup_steps.register("script_and_execute")
+def script_and_execute(
+    ctx: TaskContext, src: str, dest: str = "/home/user/init.sh", options: list[str] | None = None
+) -> None:
+    """Upload a script, run it with bash to completion, then delete it.
+
+    A failing script is logged, not raised, as in the original: many init scripts end with a
+    harmless failing command, and the evaluation decides whether the setup was good enough.
+    """
+    reject_url(src, "script_and_execute")
+    copyfile_from_host_to_guest(ctx, src, dest)
+    ctx.env.execute(["chmod", "a+x", dest])
+    command = ["/bin/bash", dest, *(options or [])]
+    started = time.monotonic()
+    result = ctx.env.execute(command, timeout=SCRIPT_TIMEOUT)
+    logger.info("script_and_execute %s: exit %d in %.1fs", src, result.returncode, time.monotonic() - started)
+    if not result.ok:
+        log_failure(f"script_and_execute {src}", result)
+    ctx.env.execute(["rm", "-f", dest])
+
+
+@setup_steps.register("launch")
+def launch(ctx: TaskContext, command: Command, shell: bool = False) -> None:
+    """Start a program in the guest without waiting for it."""
+    if not command:
+        raise StepError("launch: empty command")
+    ctx.env.launch(command, shell=shell)
+
+
+@setup_steps.register("open")
+def open_(ctx: TaskContext, path: str) -> None:
+    """``xdg-open`` a guest file (LibreOffice for .xlsx, the editor for text)."""
+    if not path:
+        raise StepError("open: empty path")
+    ctx.env.open(path)
+
+
+@setup_steps.register("activate_window")
+def activate_window(ctx: TaskContext, window_name: str, strict: bool = False, by_class: bool = False) -> None:
+    """Raise and focus a window by title (``strict``: exact title; ``by_class``: WM_CLASS)."""
+    if not window_name:
+        raise StepError("activate_window: empty window_name")
+    ctx.env.activate_window(window_name, strict=strict, by_class=by_class)
+
+
+@setup_steps.register("close_window")
+def close_window(ctx: TaskContext, window_name: str, strict: bool = False, by_class: bool = False) -> None:
+    """Close a window gracefully, with the same matching rules as ``activate_window``."""
+    if not window_name:
+        raise StepError("close_window: empty window_name")
+    flag = "-xc" if by_class else "-Fc" if strict else "-c"
+    result = ctx.env.execute(["wmctrl", flag, window_name])
+    if not result.ok:
+        log_failure(f"close_window {window_name!r}", result)
+
+
+@setup_steps.register("sleep")
+def sleep(ctx: TaskContext, seconds: float) -> None:
+    """Wait on the host (postconfig uses it to let a save finish)."""
+    time.sleep(float(seconds))
+
+
+def until_met(until: dict[str, Any], result: ExecResult) -> bool:
+    """Any one of the original's conditions: exact returncode, or a substring of stdout/stderr."""
+    return (
+        ("returncode" in until and result.returncode == until["returncode"])
+        or ("stdout" in until and until["stdout"] in result.stdout)
+        or ("stderr" in until and until["stderr"] in result.stderr)
+    )
+
+
+def save_output(ctx: TaskContext, name: str | None, text: str) -> None:
+    if name:
+        path = ctx.cache_path(name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+@setup_steps.register("execute")
+@setup_steps.register("command")
+def execute(
+    ctx: TaskContext,
+    command: Command,
+    shell: bool = False,
+    stdout: str | None = None,
+    stderr: str | None = None,
+    until: dict[str, Any] | None = None,
+) -> None:
+    """Run a command to completion; with ``until``, re-run it until the condition holds.
+
+    ``stdout``/``stderr`` name cache files that receive the (last) output, for later getters.
+    """
+    if not command:
+        raise StepError("execute: empty command")
+    deadline = time.monotonic() + UNTIL_TIMEOUT
+    while True:
+        result = ctx.env.execute(command, shell=shell, timeout=SCRIPT_TIMEOUT)
+        save_output(ctx, stdout, result.stdout)
+        save_output(ctx, stderr, result.stderr)
+        if not until:
+            if not result.ok:
+                log_failure(f"execute {describe(command)!r}", result)
+            return
+        if until_met(until, result):
+            return
+        if time.monotonic() >= deadline:
+            raise StepError(
+                f"execute {describe(command)!r}: waited {UNTIL_TIMEOUT:.0f}s for {until!r} "
+                f"but the last run gave returncode {result.returncode}, "
+                f"stdout {tail(result.stdout, 300)!r}, stderr {tail(result.stderr, 300)!r}"
+            )
+        time.sleep(UNTIL_INTERVAL)
+
+
+__all__ = [
+    "StepError",
+    "activate_window",
+    "close_window",
+    "copyfile_from_host_to_guest",
+    "execute",
+    "launch",
+    "open_",
+    "script_and_execute",
+    "sleep",
+]
