@@ -50,8 +50,9 @@ FALSE_WORDS = ("0", "false", "no", "off", "")
 
 
 @dataclass(frozen=True)
-class Provider:
-    """How one model family is reached: its SDK backend and the environment it reads."""
+class ModelVendor:
+    """How one vendor's models are reached: its SDK backend and the environment variables it
+    reads. (Not a :class:`pytest_spider2v.providers.Provider`, which provides environments.)"""
 
     name: str
     backend: type[OpenAIBackend | AnthropicBackend]
@@ -67,8 +68,8 @@ class Provider:
         return agent_name.split(":", 1)[1] if agent_name.startswith(f"{self.name}:") else agent_name
 
 
-OPENAI = Provider("openai", OpenAIBackend, "OPENAI_API_KEY", "OPENAI_BASE_URL", "set OPENAI_API_KEY or --llm-base-url")
-ANTHROPIC = Provider("anthropic", AnthropicBackend, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+OPENAI = ModelVendor("openai", OpenAIBackend, "OPENAI_API_KEY", "OPENAI_BASE_URL", "set OPENAI_API_KEY or --llm-base-url")
+ANTHROPIC = ModelVendor("anthropic", AnthropicBackend, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
                      "set ANTHROPIC_API_KEY or --llm-base-url")
 
 
@@ -307,17 +308,17 @@ def _to_screen(action: dict[str, Any], view: View) -> dict[str, Any]:
 # -- registration -------------------------------------------------------------------------------
 
 
-def make_llm_agent(provider: Provider, settings: AgentSettings) -> LLMAgent:
+def make_llm_agent(vendor: ModelVendor, settings: AgentSettings) -> LLMAgent:
     """Build the agent, or raise Unavailable (the task is skipped) when no key or server is set."""
     options = dict(settings.options)
-    parsed = LLMSettings.parse(provider.model_of(settings.name), options)
-    base_url = parsed.base_url or os.environ.get(provider.base_url_env) or None
-    key = os.environ.get(provider.key_env)
+    parsed = LLMSettings.parse(vendor.model_of(settings.name), options)
+    base_url = parsed.base_url or os.environ.get(vendor.base_url_env) or None
+    key = os.environ.get(vendor.key_env)
     if not key and not base_url:
-        raise Unavailable("agent", settings.name, provider.key_hint)
+        raise Unavailable("agent", settings.name, vendor.key_hint)
     sampling = Sampling(parsed.model, parsed.temperature, parsed.top_p, parsed.max_tokens, parsed.explicit_sampling)
     # A compatible server without authentication still needs some key for the SDK to send.
-    backend = provider.backend(sampling, key or "no-key", base_url, parsed.timeout)
+    backend = vendor.backend(sampling, key or "no-key", base_url, parsed.timeout)
     return LLMAgent(parsed, backend)
 
 
