@@ -17,6 +17,7 @@ import pytest
 from . import fixtures
 from . import registry as registries
 from .agent import agent_factory
+from .scoring import Evaluation
 from .stash import RUN_DIR
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
 from .validation import CHECKS, Check, check_task
@@ -48,6 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="name of this run's folder under --results-dir (default: the agent's name)")
     group.addoption("--resume", dest="spider2v_resume", action="store_true",
                     help="reuse finished records of this run instead of running those tasks again")
+    group.addoption("--retries", dest="spider2v_retries", type=int, default=0, metavar="N",
+                    help="start a task over on a fresh environment, up to N times, when its environment or "
+                         "setup fails (never after a score); every attempt stays in the record (default: 0)")
     group.addoption("--validate", dest="spider2v_validate", action="store_true",
                     help="check the tasks instead of running an agent: reference solution scores 1, "
                          "do-nothing and wrong solution score 0, two resets look the same")
@@ -126,11 +130,10 @@ class TaskFile(pytest.Module):
         return [TaskItem.from_task(self, task) for task in tasks]
 
 
-def run_task(spider2v_outcome: Any) -> None:
+def run_task(spider2v_outcome: Evaluation) -> None:
     """The body of every task item: the score decides the outcome."""
-    outcome = spider2v_outcome
-    if outcome.score < 1:
-        pytest.fail(f"score {outcome.score:g}: {outcome.detail}", pytrace=False)
+    if spider2v_outcome.score < 1:
+        pytest.fail(f"score {spider2v_outcome.score:g}: {spider2v_outcome.detail}", pytrace=False)
 
 
 class TaskItem(pytest.Function):

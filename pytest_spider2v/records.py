@@ -3,12 +3,17 @@
 Layout: ``<results_dir>/<run>/<app>/<task-key>/`` holding ``result.json``, ``trajectory.jsonl``,
 ``step_NNN.png`` (the screenshot after step N; ``step_000.png`` is the first observation),
 ``step_NNN.xml`` (accessibility tree, when the agent observed it) and ``cache/`` (files the getters
-fetched). ``result.json`` is rewritten atomically after every step, so an interrupted run keeps
-everything up to its last finished step.
+fetched). An attempt that ended in an infrastructure fault and was retried keeps its files in
+``attempt_N/``. ``result.json`` is rewritten atomically after every change, so an interrupted run
+keeps everything up to its last finished step.
+
+:class:`TaskResult` is what ``result.json`` holds; :class:`TaskRecord` is its only writer, one
+named method per event of a task's life, so no other module edits the result's fields.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -26,6 +31,8 @@ SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 RESULT_FILE = "result.json"
 TRAJECTORY_FILE = "trajectory.jsonl"
 FINAL_STATUSES = ("passed", "failed")
+#: Files of one attempt (moved aside when the attempt is retried); ``cache/`` stays shared.
+_ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|trajectory\.jsonl)$")
 
 
 def task_dir(results_dir: Path, run: str, task: Task) -> Path:
@@ -46,19 +53,74 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-def read_result(directory: Path) -> dict[str, Any] | None:
+@dataclass
+class TaskResult:
+    """The content of ``result.json``: what the task is, how its run went, how it scored."""
+
+    task_id: str
+    nodeid: str
+    task_file: str
+    app: str
+    apps: list[str]
+    category: str
+    interface: str
+    difficulty: str
+    variant: str
+    account: bool
+    instruction: str
+    agent: str
+    settings: dict[str, Any]
+    status: str = "running"  #: running, then passed / failed / error / skipped
+    score: float | None = None
+    detail: str = ""
+    #: per metric: func, score, detail
+    evaluation: list[dict[str, Any]] = field(default_factory=list)
+    #: one entry per executed action (see :mod:`pytest_spider2v.runner`), also in trajectory.jsonl
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    #: started/finished (epoch) and seconds per phase: restore, setup, reset, episode, evaluation
+    timings: dict[str, float] = field(default_factory=dict)
+    #: tokens and cost summed over every turn of every attempt
+    usage: dict[str, float] = field(default_factory=dict)
+    initial_observation: dict[str, str] = field(default_factory=dict)
+    stop_reason: str = ""
+    #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
+    attempts: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> TaskResult:
+        """A result read back; keys this version does not know are ignored."""
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    @property
+    def finished(self) -> bool:
+        return self.status in FINAL_STATUSES
+
+
+def read_result(directory: Path) -> TaskResult | None:
+    """The result recorded in ``directory``, or None when there is none (or it is unreadable)."""
     try:
-        return json.loads((directory / RESULT_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return TaskResult.from_json(json.loads((directory / RESULT_FILE).read_text(encoding="utf-8")))
+    except (OSError, ValueError, TypeError):
         return None
+
+
+def recorded_outcome(result: TaskResult | None, agent: str) -> TaskResult | None:
+    """A finished record of the same agent, reusable by ``--resume``."""
+    if result is not None and result.finished and result.agent == agent:
+        return result
+    return None
 
 
 @dataclass
 class TaskRecord:
-    """Writes one task's record as the episode goes."""
+    """Writes one task's record as the run goes; every change is saved at once."""
 
     directory: Path
-    result: dict[str, Any] = field(default_factory=dict)
+    result: TaskResult
 
     @classmethod
     def start(cls, directory: Path, task: Task, nodeid: str, agent: str, settings: dict[str, Any]) -> TaskRecord:
@@ -66,38 +128,30 @@ class TaskRecord:
         if directory.exists():
             shutil.rmtree(directory)
         directory.mkdir(parents=True)
-        record = cls(directory)
-        record.result = {
-            "task_id": task.id,
-            "nodeid": nodeid,
-            "task_file": str(task.path),
-            "app": task.app,
-            "apps": list(task.spec.related_apps),
-            "category": task.category,
-            "interface": task.interface,
-            "difficulty": task.difficulty,
-            "variant": task.variant,
-            "account": task.account,
-            "instruction": task.instruction,
-            "agent": agent,
-            "settings": settings,
-            "status": "running",
-            "score": None,
-            "detail": "",
-            "evaluation": [],
-            "steps": [],
-            "timings": {"started": time.time()},
-            "usage": {},
-        }
+        result = TaskResult(
+            task_id=task.id, nodeid=nodeid, task_file=str(task.path), app=task.app,
+            apps=list(task.spec.related_apps), category=task.category, interface=task.interface,
+            difficulty=task.difficulty, variant=task.variant, account=task.account,
+            instruction=task.instruction, agent=agent, settings=settings, timings={"started": time.time()},
+        )
+        record = cls(directory, result)
         record.save()
         return record
 
     def save(self) -> None:
-        write_json_atomic(self.directory / RESULT_FILE, self.result)
+        write_json_atomic(self.directory / RESULT_FILE, self.result.to_json())
+
+    @property
+    def cache_dir(self) -> Path:
+        """Host folder for the files getters fetch and steps produce."""
+        return self.directory / "cache"
 
     def time(self, name: str, seconds: float) -> None:
-        self.result["timings"][name] = round(seconds, 4)
+        self.result.timings[name] = round(seconds, 4)
         self.save()
+
+    def seconds(self, name: str) -> float:
+        return float(self.result.timings.get(name, 0.0))
 
     def observation(self, index: int, screenshot: bytes, accessibility_tree: str | None) -> dict[str, str]:
         """Store the observation after step ``index`` (0 = the first one) and name its files."""
@@ -108,6 +162,11 @@ class TaskRecord:
             (self.directory / files["accessibility_tree"]).write_text(accessibility_tree, encoding="utf-8")
         return files
 
+    def first_observation(self, screenshot: bytes, accessibility_tree: str | None) -> None:
+        """Store the observation the agent starts from."""
+        self.result.initial_observation = self.observation(0, screenshot, accessibility_tree)
+        self.save()
+
     def view(self, turn: int, png: bytes) -> str:
         """Store the image the agent was shown in ``turn`` (e.g. with Set-of-Marks); its file name."""
         name = f"turn_{turn:03d}_view.png"
@@ -116,22 +175,50 @@ class TaskRecord:
 
     def step(self, entry: dict[str, Any]) -> None:
         """Append one executed action (with its observation file names) and persist."""
-        self.result["steps"].append(entry)
+        self.result.steps.append(entry)
         with (self.directory / TRAJECTORY_FILE).open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
         self.save()
 
-    def finish(self, status: str, score: float | None, detail: str, evaluation: list[dict[str, Any]] | None = None) -> None:
-        self.result.update(status=status, score=score, detail=detail)
-        if evaluation is not None:
-            self.result["evaluation"] = evaluation
-        self.result["timings"]["finished"] = time.time()
-        self.result["timings"]["total"] = round(self.result["timings"]["finished"] - self.result["timings"]["started"], 3)
+    def add_usage(self, usage: dict[str, Any]) -> None:
+        """Add one turn's token counts and cost to the task's totals."""
+        for key, value in usage.items():
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                self.result.usage[key] = self.result.usage.get(key, 0) + value
         self.save()
 
+    def stopped(self, reason: str) -> None:
+        """Why the episode ended (DONE, FAIL, a limit)."""
+        self.result.stop_reason = reason
+        self.save()
 
-def recorded_outcome(result: dict[str, Any] | None, agent: str) -> dict[str, Any] | None:
-    """A finished record of the same agent, reusable by ``--resume``."""
-    if result and result.get("status") in FINAL_STATUSES and result.get("agent") == agent:
-        return result
-    return None
+    def retry(self, detail: str) -> None:
+        """Close the current attempt, which an infrastructure fault ended, before the next one.
+
+        Its steps and files move to ``attempt_N/`` and a line in :attr:`TaskResult.attempts`
+        says what went wrong; tokens spent stay counted, since they were paid for.
+        """
+        number = len(self.result.attempts) + 1
+        folder = self.directory / f"attempt_{number}"
+        folder.mkdir()
+        for path in list(self.directory.iterdir()):
+            if path.is_file() and _ATTEMPT_FILES.match(path.name):
+                path.rename(folder / path.name)
+        phases = {k: v for k, v in self.result.timings.items() if k not in ("started",)}
+        self.result.attempts.append({"attempt": number, "detail": detail, "folder": folder.name,
+                                     "steps": len(self.result.steps), "timings": phases})
+        self.result.steps = []
+        self.result.initial_observation = {}
+        self.result.stop_reason = ""
+        self.result.timings = {"started": self.result.timings["started"]}
+        self.save()
+
+    def finish(self, status: str, score: float | None, detail: str,
+               evaluation: list[dict[str, Any]] | None = None) -> None:
+        self.result.status, self.result.score, self.result.detail = status, score, detail
+        if evaluation is not None:
+            self.result.evaluation = evaluation
+        finished = time.time()
+        self.result.timings["finished"] = finished
+        self.result.timings["total"] = round(finished - self.result.timings["started"], 3)
+        self.save()

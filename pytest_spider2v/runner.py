@@ -110,7 +110,7 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
         started = time.monotonic()
         turn = agent.act(ctx.task.instruction, observation)
         think = time.monotonic() - started
-        _add_usage(record, turn.usage)
+        record.add_usage(turn.usage)
         view = record.view(turn_number, turn.view) if turn.view else None
         if not turn.actions:
             record.step({"index": index + 1, "turn": turn_number, "response": turn.response, "action": None,
@@ -146,9 +146,3 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
     episode.stop_reason = f"step limit of {settings.max_steps} turns reached"
     return episode
 
-
-def _add_usage(record: TaskRecord, usage: dict[str, Any]) -> None:
-    totals = record.result.setdefault("usage", {})
-    for key, value in usage.items():
-        if isinstance(value, (int, float)):
-            totals[key] = totals.get(key, 0) + value

@@ -19,19 +19,13 @@ from __future__ import annotations
 
 import difflib
 import operator
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 
-from .context import TaskContext
 from .environment import Environment
-from .providers import Provider
-from .registry import Unavailable
 from .runner import settled
-from .scoring import run_steps
-from .task import Task, unavailable_reasons
+from .taskrun import TaskRun
 from .tree_mask import mask_clocks
 
 
@@ -50,45 +44,30 @@ CHECKS = (
     Check("reset", "noop", None, 0.0, same_resets=True),
 )
 
-def check_task(request: pytest.FixtureRequest) -> None:
+def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
     """Body of every check: (two resets agree, then) the check's agent gets the expected score."""
     check: Check = request.node.check
-    task: Task = request.node.task
+    task = spider2v_run.task
     if check.solution and task.solution is None:
         pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
     if check.same_resets:
-        # A throw-away reset first, then the fixture's, in which the episode below runs: one
+        # The extra reset first, then the task's own, in which the episode below runs: one
         # environment at a time (two idle app servers per worker overload a small machine).
-        reasons = unavailable_reasons(task, request.getfixturevalue("spider2v_settings_dir"))
-        if reasons:
-            pytest.skip("; ".join(reasons))
-        try:
-            first = _first_tree(task, request.getfixturevalue("spider2v_provider"),
-                                request.getfixturevalue("spider2v_settings_dir"))
-        except Unavailable as exc:
-            pytest.skip(str(exc))
-        second = _settled_tree(request.getfixturevalue("spider2v_env").env)
+        spider2v_run.skip_if_unavailable()
+        with spider2v_run.extra_environment() as extra:
+            first = _settled_tree(extra.env)
+        second = _settled_tree(spider2v_run.context().env)
         if first != second:
             diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
                                         lineterm="", n=1)
             message = "two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40])
-            request.getfixturevalue("spider2v_record").finish("failed", None, message)
+            spider2v_run.record.finish("failed", None, message)
             pytest.fail(message, pytrace=False)
-    outcome = request.getfixturevalue("spider2v_outcome")
+    outcome = spider2v_run.outcome()
     if outcome.score != check.expected:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
                     f"{outcome.detail}", pytrace=False)
-
-
-def _first_tree(task: Task, provider: Provider, settings_dir: Path | None) -> str:
-    env = provider.acquire(task.spec.snapshot)
-    try:
-        with tempfile.TemporaryDirectory(prefix="spider2v-reset-") as cache:
-            run_steps(TaskContext(env, task, Path(cache), settings_dir), task.spec.config)
-            return _settled_tree(env)
-    finally:
-        provider.release(env)
 
 
 def _settled_tree(env: Environment) -> str:

@@ -48,12 +48,23 @@ def render_task(result: dict[str, Any], directory: Path, link_base: Path | None 
     if result.get("detail"):
         parts.append(_section("Detail", f"<pre>{_e(result['detail'])}</pre>"))
     parts.append(_evaluation(result.get("evaluation") or []))
+    parts.append(_attempts(result.get("attempts") or []))
     parts.append(_timings(result.get("timings") or {}))
     parts.append(_usage(result))
     parts.append(_settings(result.get("settings") or {}))
     parts.append(_steps(result, directory, link_base))
     parts.append("</div>")
     return "".join(p for p in parts if p)
+
+
+def _attempts(attempts: list[dict[str, Any]]) -> str:
+    """Earlier attempts that an infrastructure fault ended (``--retries``): what went wrong, and
+    the folder holding their steps."""
+    if not attempts:
+        return ""
+    rows = [[_e(a.get("attempt", "")), _e(a.get("steps", "")), _e(a.get("folder", "")),
+             f"<pre>{_e(a.get('detail', ''))}</pre>"] for a in attempts]
+    return _section("Retried attempts", _table(["attempt", "steps", "record folder", "fault"], rows))
 
 
 def _e(value: Any) -> str:

@@ -47,7 +47,7 @@ def _carries_outcome(item: pytest.Item, report: pytest.TestReport) -> bool:
         return not report.passed
     if report.when == "call":
         record = item.stash.get(RECORD, None)
-        return record is None or record.result.get("status") in ENDED_STATUSES
+        return record is None or record.result.status in ENDED_STATUSES
     return True
 
 
@@ -62,7 +62,7 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
     record = item.stash.get(RECORD, None)
     task = getattr(item, "task", None)
     if record is not None:
-        result = {**record.result, "nodeid": item.nodeid, "status": _status(record.result.get("status"), report)}
+        result = {**record.result.to_json(), "nodeid": item.nodeid, "status": _status(record.result.status, report)}
         html_path = item.config.getoption("htmlpath", default=None)
         if html_path:
             from pytest_html import extras

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_spider2v.records import TaskRecord, read_result, recorded_outcome, task_dir
+from pytest_spider2v.records import TaskRecord, TaskResult, read_result, recorded_outcome, task_dir
 from pytest_spider2v.task import Task, TaskSpec
 
 SPEC = TaskSpec.model_validate({
@@ -29,14 +29,16 @@ def test_record_is_complete_after_every_step(tmp_path: Path) -> None:
     files = record.observation(1, b"\x89PNG fake", "<desktop-frame/>")
     record.step({"index": 1, "action": "pyautogui.click()", "observation": files})
     saved = read_result(tmp_path / "t")
-    assert saved["status"] == "running" and saved["steps"][0]["observation"] == {
+    assert saved is not None
+    assert saved.status == "running" and saved.steps[0]["observation"] == {
         "screenshot": "step_001.png", "accessibility_tree": "step_001.xml"}
-    assert (saved["difficulty"], saved["interface"], saved["apps"]) == ("medium", "cli+gui", ["calc", "terminal"])
+    assert (saved.difficulty, saved.interface, saved.apps) == ("medium", "cli+gui", ["calc", "terminal"])
     lines = (tmp_path / "t" / "trajectory.jsonl").read_text().splitlines()
     assert [json.loads(line)["index"] for line in lines] == [1]
     record.finish("failed", 0.0, "cell A2 differs", [{"func": "compare_table", "score": 0.0, "detail": "x"}])
     final = read_result(tmp_path / "t")
-    assert (final["status"], final["score"], final["timings"]["total"] >= 0) == ("failed", 0.0, True)
+    assert final is not None
+    assert (final.status, final.score, final.timings["total"] >= 0) == ("failed", 0.0, True)
     assert not list((tmp_path / "t").glob(".*.tmp")), "atomic writes leave no temporary files"
 
 
@@ -47,9 +49,37 @@ def test_starting_again_replaces_an_unfinished_record(tmp_path: Path) -> None:
     assert not (tmp_path / "t" / "step_003.png").exists()
 
 
-def test_resume_reuses_only_finished_records_of_the_same_agent() -> None:
-    assert recorded_outcome({"status": "failed", "agent": "oracle", "score": 0.0}, "oracle")
-    assert recorded_outcome({"status": "running", "agent": "oracle"}, "oracle") is None
-    assert recorded_outcome({"status": "error", "agent": "oracle"}, "oracle") is None
-    assert recorded_outcome({"status": "passed", "agent": "noop"}, "oracle") is None
+def test_resume_reuses_only_finished_records_of_the_same_agent(tmp_path: Path) -> None:
+    def recorded(status: str, agent: str = "oracle") -> TaskResult:
+        record = TaskRecord.start(tmp_path / status / agent, task(), "n", agent, {})
+        if status != "running":
+            record.finish(status, 0.0 if status == "failed" else None, "")
+        result = read_result(record.directory)
+        assert result is not None
+        return result
+
+    assert recorded_outcome(recorded("failed"), "oracle")
+    assert recorded_outcome(recorded("running"), "oracle") is None
+    assert recorded_outcome(recorded("error"), "oracle") is None
+    assert recorded_outcome(recorded("passed", "noop"), "oracle") is None
     assert recorded_outcome(None, "oracle") is None
+
+
+def test_a_retried_attempt_keeps_its_steps_and_files_aside(tmp_path: Path) -> None:
+    record = TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    record.first_observation(b"png0", None)
+    record.step({"index": 1, "observation": record.observation(1, b"png1", "<tree/>")})
+    record.add_usage({"prompt_tokens": 10, "cost": 0.5})
+    record.time("episode", 3.0)
+    record.retry("EnvironmentFault: POST /execute failed")
+    record.first_observation(b"png0-again", None)
+    record.add_usage({"prompt_tokens": 5})
+    record.finish("passed", 1.0, "ok")
+    result = read_result(tmp_path / "t")
+    assert result is not None
+    assert result.attempts == [{"attempt": 1, "detail": "EnvironmentFault: POST /execute failed",
+                                "folder": "attempt_1", "steps": 1, "timings": {"episode": 3.0}}]
+    assert result.steps == [] and result.usage == {"prompt_tokens": 15, "cost": 0.5}
+    moved = sorted(p.name for p in (tmp_path / "t" / "attempt_1").iterdir())
+    assert moved == ["step_000.png", "step_001.png", "step_001.xml", "trajectory.jsonl"]
+    assert (tmp_path / "t" / "step_000.png").read_bytes() == b"png0-again"

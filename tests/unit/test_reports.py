@@ -162,7 +162,7 @@ def test_usage_prefers_record_totals_over_step_sums() -> None:
 CONFTEST = '''
 import pytest
 from PIL import Image
-from pytest_spider2v.records import TaskRecord
+from pytest_spider2v.records import TaskRecord, TaskResult
 from pytest_spider2v.stash import RECORD, RUN_DIR
 
 
@@ -175,12 +175,11 @@ def pytest_configure(config):
 def _record(request, directory, status, score, detail=""):
     directory.mkdir()
     Image.new("RGB", (64, 48), "red").save(directory / "step_000.png")
-    request.node.stash[RECORD] = TaskRecord(directory, {
-        "task_id": request.node.name, "nodeid": request.node.nodeid, "app": "airbyte",
-        "apps": ["airbyte", "chromium"], "category": "data_ingestion_and_integration", "difficulty": "easy",
-        "interface": "gui", "variant": "abstract", "instruction": "<i>sync</i>", "status": status, "score": score,
-        "steps": [], "initial_observation": {"screenshot": "step_000.png"}, "evaluation": [], "timings": {},
-        "usage": {}, "settings": {}, "detail": detail})
+    request.node.stash[RECORD] = TaskRecord(directory, TaskResult(
+        task_id=request.node.name, nodeid=request.node.nodeid, task_file="task.json", app="airbyte",
+        apps=["airbyte", "chromium"], category="data_ingestion_and_integration", difficulty="easy",
+        interface="gui", variant="abstract", account=False, instruction="<i>sync</i>", agent="oracle", settings={},
+        status=status, score=score, initial_observation={"screenshot": "step_000.png"}, detail=detail))
 
 
 @pytest.fixture
