@@ -1,7 +1,9 @@
 """Masking for the reset check: a tree without what legitimately differs between two resets.
 
 Two resets of a task must give the same accessibility tree; clocks, status messages and a few
-toolkit quirks differ anyway, so both trees are normalised before they are compared.
+toolkit quirks differ anyway, so both trees are normalised before they are compared. Each tree
+is masked on its own (the check compares two strings), so what may vary is decided from one
+tree's content and layout, never by comparing against the other.
 """
 
 from __future__ import annotations
@@ -24,16 +26,28 @@ _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
 #: Actions a node offers come from event listeners a web page attaches when its scripts get to
 #: it ("click" on a landmark); agents' observations do not include them.
 _ACTION = "{uri:deskat:action.at-spi.gnome.org}"
+#: Geometry attributes, ``"(x, y)"`` or ``"(width, height)"``: the first number is horizontal.
+_GEOMETRY = tuple(_COMPONENT + name for name in ("screencoord", "windowcoord", "parentcoord", "size"))
+_PAIR = re.compile(r"\((-?\d+), (-?\d+)\)")
+#: Roles whose size their window, the viewport or a scrolled container sets, not their content:
+#: a text growing or shrinking inside one moves nothing outside it.
+_FRAMES = frozenset({"desktop-frame", "frame", "window", "dialog", "file-chooser", "alert", "root-pane",
+                     "internal-frame", "scroll-pane", "viewport"})
+#: Roles whose columns are as wide as their widest cell (HTML tables, GTK tree views): a cell's
+#: text can move cells in every row.
+_TABLES = frozenset({"table", "tree-table"})
 
 
 def mask_clocks(tree: str) -> str:
     """The tree, one element per line, without what legitimately varies between two resets:
     clock times and dates; status-bar messages; leaf nodes neither showing nor visible; the
     actions nodes offer; the geometry of nodes not on screen (toolkits report uninitialised
-    values for them); and a focused flag left on an element whose descendant has the focus
-    (LibreOffice keeps one on its root pane at random)."""
+    values for them); a focused flag left on an element whose descendant has the focus
+    (LibreOffice keeps one on its root pane at random); and the horizontal geometry that masked
+    text can move (see ``_mask_reflow``)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
+    _mask_reflow(root)
     lines = []
     for element in root.iter():
         attrs = " ".join(f'{k}="{v}"' for k, v in sorted(element.attrib.items()))
@@ -68,3 +82,74 @@ def _perceivable(element: ElementTree.Element) -> bool:
     the tree that come and go at random (Chromium pins a hidden "Chrome Labs" button some time
     after start-up); agents' tree observations drop them, so the reset check does too."""
     return element.get(_STATE + "showing") == "true" or element.get(_STATE + "visible") == "true"
+
+
+def _mask_reflow(root: ElementTree.Element) -> None:
+    """Mask the x and width of whatever sits on the same line as masked text, within its frame.
+
+    Masked text still has a width, and it varies with the text: "10:11" is narrower than
+    "10:00" in a proportional font. That width goes to the node holding the text and to every
+    container sized by its content up to the nearest frame, and shifts the nodes laid out
+    beside it: those after it in a left-aligned row, those before it (and the text itself) in
+    a right-aligned or centred one. Which of these happened cannot be told from one tree, but
+    all of them share the text's line: their vertical extent overlaps it. So within the
+    nearest frame every node overlapping the line of masked text loses its x positions and
+    its width; y and height still count, as does all geometry off that line. Inside a table
+    the line is the whole table, since a cell's width sets its column's in every row.
+    """
+    lines: dict[ElementTree.Element, set[tuple[int, int]]] = {}
+    _find_lines(root, root, None, None, lines)
+    for frame, spans in lines.items():
+        for node in frame.iter():
+            extent = _extent(node)
+            if node is not frame and extent and any(_overlap(extent, span) for span in spans):
+                _mask_horizontal(node)
+
+
+def _find_lines(element: ElementTree.Element, frame: ElementTree.Element, table: tuple[int, int] | None,
+                laid_out: tuple[int, int] | None, lines: dict[ElementTree.Element, set[tuple[int, int]]]) -> None:
+    """Record, under its nearest frame, the line of each masked text in ``element``'s subtree.
+    ``table`` is the extent of the nearest table below ``frame``; ``laid_out`` the extent of
+    the nearest node with geometry, for text without any of its own."""
+    if element.tag in _FRAMES or element.tag.startswith("document-"):
+        frame, table = element, None
+    laid_out = _extent(element) or laid_out
+    if element.tag in _TABLES:
+        table = laid_out
+    line = table or laid_out
+    if line and _holds_masked_text(element):
+        lines.setdefault(frame, set()).add(line)
+    for child in element:
+        _find_lines(child, frame, table, laid_out, lines)
+
+
+def _holds_masked_text(element: ElementTree.Element) -> bool:
+    """Whether ``mask_clocks`` hides some of this node's own text: a time or date in its text or
+    an attribute, or a status message."""
+    if element.tag in _TRANSIENT_TEXT_ROLES:
+        return True
+    texts = [element.text or ""] + [v for k, v in element.attrib.items() if not k.startswith(_COMPONENT)]
+    return any(_CLOCKS.search(text) for text in texts)
+
+
+def _extent(element: ElementTree.Element) -> tuple[int, int] | None:
+    """The node's vertical extent on screen, top to bottom (at least a pixel tall); None when it
+    has no geometry (not showing, or no component)."""
+    position = _PAIR.fullmatch(element.get(_COMPONENT + "screencoord", ""))
+    size = _PAIR.fullmatch(element.get(_COMPONENT + "size", ""))
+    if not position or not size:
+        return None
+    top = int(position[2])
+    return top, top + max(int(size[2]), 1)
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _mask_horizontal(element: ElementTree.Element) -> None:
+    """Replace the horizontal half of each geometry pair: ``(59, 60)`` becomes ``(~, 60)``."""
+    for key in _GEOMETRY:
+        pair = _PAIR.fullmatch(element.get(key, ""))
+        if pair:
+            element.set(key, f"(~, {pair[2]})")

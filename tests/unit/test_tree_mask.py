@@ -1,0 +1,148 @@
+"""What the reset check ignores, and what it must still see."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_spider2v.tree_mask import mask_clocks
+
+NS = ('xmlns:st="uri:deskat:state.at-spi.gnome.org" xmlns:cp="uri:deskat:component.at-spi.gnome.org"')
+
+
+def tree(body: str) -> str:
+    return f'<desktop-frame {NS} name="Desktop">{body}</desktop-frame>'
+
+
+def node(role: str, name: str, x: int, y: int, w: int, h: int, body: str = "", text: str = "") -> str:
+    """A showing node with its geometry (parent-relative position left as screen position)."""
+    geometry = f'cp:screencoord="({x}, {y})" cp:windowcoord="({x}, {y})" cp:parentcoord="({x}, {y})" cp:size="({w}, {h})"'
+    return f'<{role} name="{name}" st:showing="true" {geometry}>{text}{body}</{role}>'
+
+
+def page(body: str) -> str:
+    """A browser window holding a web page."""
+    return tree(node("frame", "Airflow - Chromium", 0, 0, 1280, 800,
+                     node("document-web", "Airflow", 0, 80, 1280, 720, body)))
+
+
+def navbar(clock: str, clock_x: int, clock_w: int, menu_x: int, list_x: int, list_w: int,
+           content_w: int = 1200) -> str:
+    """Airflow's navbar: a list holding the clock and, after it, the user menu; content below."""
+    items = (node("list-item", "", clock_x, 80, clock_w, 60, node("link", clock, clock_x, 80, clock_w, 60, text=clock))
+             + node("list-item", "", menu_x, 80, 40, 60, node("link", "AD", menu_x, 80, 40, 60, text="AD")))
+    bar = node("section", "", 0, 80, 1280, 60, node("list", "", list_x, 80, list_w, 60, items))
+    content = node("heading", "DAGs", 40, 160, content_w, 30, text="DAGs")
+    return page(bar + content)
+
+
+def test_clock_times_and_dates_are_masked() -> None:
+    a = tree('<label name="clock" st:showing="true">09:41 AM, 2026-11-23</label>')
+    b = tree('<label name="clock" st:showing="true">10:02 AM, 2026-11-24</label>')
+    assert mask_clocks(a) == mask_clocks(b)
+
+
+def test_what_a_clock_s_width_moves_is_masked() -> None:
+    """The flake seen in CI: a clock one pixel narrower, its container too, the next item moved."""
+    wide = navbar("12:34 UTC", 1100, 59, 1159, 1100, 99)
+    narrow = navbar("12:41 UTC", 1100, 58, 1158, 1100, 98)
+    assert mask_clocks(wide) == mask_clocks(narrow)
+
+
+def test_a_clock_in_a_right_aligned_list_moves_itself_and_the_list() -> None:
+    wide = navbar("12:34 UTC", 1100, 59, 1159, 1100, 99)
+    narrow = navbar("12:41 UTC", 1101, 58, 1159, 1101, 98)
+    assert mask_clocks(wide) == mask_clocks(narrow)
+
+
+def test_geometry_off_the_clock_s_line_still_counts() -> None:
+    before = navbar("12:34 UTC", 1100, 59, 1159, 1100, 99)
+    assert mask_clocks(before) != mask_clocks(navbar("12:34 UTC", 1100, 59, 1159, 1100, 99, content_w=1201))
+    assert mask_clocks(before) != mask_clocks(navbar("12:41 UTC", 1100, 58, 1158, 1100, 98, content_w=1201))
+
+
+def test_vertical_geometry_on_the_clock_s_line_still_counts() -> None:
+    before = navbar("12:34 UTC", 1100, 59, 1159, 1100, 99)
+    taller = before.replace('name="AD" st:showing="true" cp:screencoord="(1159, 80)" cp:windowcoord="(1159, 80)" '
+                            'cp:parentcoord="(1159, 80)" cp:size="(40, 60)"',
+                            'name="AD" st:showing="true" cp:screencoord="(1159, 80)" cp:windowcoord="(1159, 80)" '
+                            'cp:parentcoord="(1159, 80)" cp:size="(40, 61)"')
+    assert taller != before
+    assert mask_clocks(before) != mask_clocks(taller)
+
+
+def test_without_masked_text_a_line_s_geometry_counts() -> None:
+    assert mask_clocks(navbar("Docs", 1100, 59, 1159, 1100, 99)) != mask_clocks(navbar("Docs", 1100, 58, 1158, 1100, 98))
+
+
+def test_a_clock_moves_nothing_outside_its_frame() -> None:
+    """A window beside the browser, on the clock's line, keeps all its geometry."""
+    def desktop(clock: str, clock_w: int, other_x: int) -> str:
+        browser = node("document-web", "Airflow", 0, 80, 640, 720,
+                       node("link", clock, 500, 80, clock_w, 60, text=clock))
+        other = node("frame", "Terminal", other_x, 0, 640, 800, node("push-button", "Close", other_x + 600, 90, 30, 30))
+        return tree(browser + other)
+    assert mask_clocks(desktop("12:34 UTC", 59, 640)) == mask_clocks(desktop("12:41 UTC", 58, 640))
+    assert mask_clocks(desktop("12:34 UTC", 59, 640)) != mask_clocks(desktop("12:34 UTC", 59, 641))
+
+
+def test_a_date_in_a_table_moves_its_column_in_every_row() -> None:
+    def runs(date: str, date_w: int) -> str:
+        rows = (node("table-row", "", 0, 200, 600, 30, node("table-cell", date, 0, 200, date_w, 30, text=date)
+                     + node("table-cell", "success", date_w, 200, 100, 30, text="success"))
+                + node("table-row", "", 0, 230, 600, 30, node("table-cell", "", 0, 230, date_w, 30)
+                       + node("table-cell", "queued", date_w, 230, 100, 30, text="queued")))
+        return page(node("table", "runs", 0, 200, 600, 60, rows) + node("heading", "Logs", 0, 300, 400, 30, text="Logs"))
+    assert mask_clocks(runs("2026-11-23, 10:01:02", 160)) == mask_clocks(runs("2026-11-23, 10:11:12", 158))
+    moved_heading = runs("2026-11-23, 10:01:02", 160).replace("(0, 300)", "(1, 300)")
+    assert mask_clocks(runs("2026-11-23, 10:01:02", 160)) != mask_clocks(moved_heading)
+
+
+def test_geometry_of_hidden_nodes_is_ignored_but_not_of_showing_ones() -> None:
+    hidden = '<table-cell name="Home" cp:screencoord="({x}, 32765)"/>'
+    assert mask_clocks(tree(hidden.format(x=194603))) == mask_clocks(tree(hidden.format(x=210919)))
+    shown = '<push-button name="OK" st:showing="true" cp:screencoord="({x}, 10)"/>'
+    assert mask_clocks(tree(shown.format(x=100))) != mask_clocks(tree(shown.format(x=101)))
+
+
+def test_a_focus_flag_above_the_focused_node_is_redundant() -> None:
+    cell = '<table-cell name="A1" st:showing="true" st:focused="true"/>'
+    stale = tree(f'<root-pane name="Calc" st:showing="true" st:focused="true">{cell}</root-pane>')
+    clean = tree(f'<root-pane name="Calc" st:showing="true">{cell}</root-pane>')
+    assert mask_clocks(stale) == mask_clocks(clean)
+
+
+@pytest.mark.parametrize("other", ["B2", "A1 moved"])
+def test_where_the_focus_is_still_counts(other: str) -> None:
+    a = tree('<table name="Sheet1" st:showing="true"><table-cell name="A1" st:showing="true" st:focused="true"/>'
+             '<table-cell name="B2" st:showing="true"/></table>')
+    b = a.replace('name="A1" st:showing="true" st:focused="true"', 'name="A1" st:showing="true"')
+    b = b.replace('name="B2" st:showing="true"', 'name="B2" st:showing="true" st:focused="true"')
+    assert mask_clocks(a) != mask_clocks(b if other == "B2" else a.replace("A1", "A1 moved"))
+
+
+def test_status_bar_messages_are_transient() -> None:
+    loading = tree('<status-bar name="Loading file \u201cx.txt\u201d\u2026" st:showing="true"/>')
+    idle = tree('<status-bar name="" st:showing="true"/>')
+    assert mask_clocks(loading) == mask_clocks(idle)
+
+
+def test_a_status_message_s_width_moves_the_fields_beside_it() -> None:
+    def window(message: str, w: int) -> str:
+        bar = (node("status-bar", message, 0, 770, w, 30, text=message)
+               + node("label", "Page 1 of 1", w, 770, 90, 30, text="Page 1 of 1"))
+        return tree(node("frame", "Writer", 0, 0, 1280, 800, node("panel", "", 0, 0, 1280, 800, bar)))
+    assert mask_clocks(window("Saving\u2026", 60)) == mask_clocks(window("", 0))
+
+
+def test_hidden_leaves_are_ignored_but_not_what_shows() -> None:
+    toolbar = '<panel name="toolbar" st:showing="true">{extra}<push-button name="Reload" st:showing="true"/></panel>'
+    labs = '<toggle-button name="Chrome Labs - pinned" st:enabled="true"/>'
+    assert mask_clocks(tree(toolbar.format(extra=labs))) == mask_clocks(tree(toolbar.format(extra="")))
+    shown = labs.replace('st:enabled="true"', 'st:enabled="true" st:showing="true"')
+    assert mask_clocks(tree(toolbar.format(extra=shown))) != mask_clocks(tree(toolbar.format(extra="")))
+
+
+def test_actions_a_page_attaches_late_are_ignored() -> None:
+    early = tree('<landmark name="" st:showing="true" ac:doDefault_desc=""/>').replace("<desktop-frame ", '<desktop-frame xmlns:ac="uri:deskat:action.at-spi.gnome.org" ')
+    late = early.replace("ac:doDefault_desc", "ac:clickAncestor_desc")
+    assert mask_clocks(early) == mask_clocks(late)
