@@ -173,3 +173,41 @@ def test_resume_keeps_finished_tasks_and_reruns_the_rest(tmp_path: Path) -> None
     assert after["done-before"]["timings"]["started"] == before["timings"]["started"]  # not run again
     assert after["added-later"]["status"] == "passed"
     assert "done-before[abstract] PASSED" in second.stdout
+
+
+def test_a_task_whose_container_dies_mid_episode_passes_on_its_retry(tmp_path: Path) -> None:
+    """--retries: the container is killed while the first attempt's episode runs; the task starts
+    over on a fresh environment, scores 1, and its record keeps the lost attempt."""
+    marker = "/home/user/Desktop/done.txt"
+    write_task(tmp_path, "survives", [], f"cat {marker}", "finished")
+    folder = tmp_path / "tasks" / "terminal" / "survives"
+    (folder / "solution.py").write_text(
+        '# %% a long first action, during which the test kills the container\n'
+        'import subprocess\nsubprocess.run(["sleep", "21"])\n'
+        f'# %%\nopen("{marker}", "w").write("finished")\n'
+    )
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tasks", "--agent", "oracle",
+                             "--retries", "1", "-k", "abstract", "--results-dir", str(tmp_path / "r")],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 300
+    killed = None
+    while killed is None:
+        assert proc.poll() is None and time.monotonic() < deadline, "the first action never started"
+        for container in containers_of(proc.pid):
+            try:
+                busy = any("sleep 21" in " ".join(p) for p in container.top()["Processes"] or [])
+            except docker.errors.APIError:
+                busy = False
+            if busy:
+                container.kill()
+                killed = container.id
+        time.sleep(0.5)
+    out, _ = proc.communicate(timeout=600)
+    assert proc.returncode == 0, out[-4000:]
+    (record,) = records(tmp_path / "r")
+    assert (record["status"], record["score"]) == ("passed", 1.0)
+    (lost,) = record["attempts"]
+    assert lost["attempt"] == 1 and "EnvironmentFault" in lost["detail"], lost
+    attempt_dir = next((tmp_path / "r").rglob("attempt_1"))
+    assert (attempt_dir / "step_000.png").is_file()  # the lost attempt's first observation is kept
+    assert [s["index"] for s in record["steps"]] == [1, 2, 3]  # the retry's own steps: two cells, then DONE

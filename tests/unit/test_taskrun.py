@@ -1,0 +1,146 @@
+"""TaskRun's retry rule: infrastructure faults start the task over, scores and agent faults never do.
+
+The environments here are stand-ins (the end-to-end test kills a real container); what is under
+test is which endings are retried and what the record keeps.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from _pytest.outcomes import Skipped
+
+from pytest_spider2v import taskrun
+from pytest_spider2v.agent import Observation, Turn
+from pytest_spider2v.environment import EnvironmentFault, ExecResult
+from pytest_spider2v.records import TaskRecord
+from pytest_spider2v.runner import EpisodeSettings
+from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.taskrun import RunSettings, TaskRun
+
+
+def task(expected: str = "x", config: list | None = None) -> Task:
+    spec = TaskSpec.model_validate({
+        "id": "t", "snapshot": "desktop", "instruction": "x", "related_apps": ["terminal"],
+        "tags": ["traditional_data_processing", "cli"], "action_number": 1, "config": config or [],
+        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
+                      "expected": {"type": "rule", "rules": {"expected": expected}}},
+    })
+    return Task(spec, Path("tasks/terminal/t/task.json"), Path("tasks/terminal/t"), "project", "abstract", "x",
+                "terminal")
+
+
+@dataclass
+class FakeEnv:
+    broken: bool
+
+    def run_python(self, code: str) -> ExecResult:
+        if self.broken:
+            raise EnvironmentFault("POST /execute failed: connection refused")
+        return ExecResult(0, "", "")
+
+    def screenshot(self) -> bytes:
+        return b"png"
+
+    def execute(self, command: list[str], **options: object) -> ExecResult:
+        raise OSError("no space left on device")
+
+
+@dataclass
+class FakeProvider:
+    """Hands out environments; the first ``broken`` of them fail when used."""
+
+    broken: int
+    acquired: list[FakeEnv] = field(default_factory=list)
+    released: list[FakeEnv] = field(default_factory=list)
+
+    def acquire(self, snapshot: str) -> FakeEnv:
+        env = FakeEnv(broken=len(self.acquired) < self.broken)
+        self.acquired.append(env)
+        return env
+
+    def release(self, env: FakeEnv) -> None:
+        self.released.append(env)
+
+
+class OneActionAgent:
+    needs_accessibility_tree = False
+
+    def __init__(self) -> None:
+        self.resets = 0
+        self.turns = 0
+
+    def reset(self, task: Task) -> None:
+        self.resets += 1
+        self.turns = 0
+
+    def act(self, instruction: str, observation: Observation) -> Turn:
+        self.turns += 1
+        return Turn("go", ["pass"]) if self.turns == 1 else Turn("DONE", ["DONE"])
+
+
+@pytest.fixture(autouse=True)
+def instant_first_observation(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(taskrun, "first_observation", lambda env, with_tree: Observation(env.screenshot()))
+
+
+def make_run(tmp_path: Path, provider: FakeProvider, agent: OneActionAgent, retries: int,
+             the_task: Task | None = None) -> TaskRun:
+    the_task = the_task or task()
+    record = TaskRecord.start(tmp_path / "record", the_task, "n", "fake", {})
+    settings = RunSettings(EpisodeSettings(max_steps=5, sleep_after_action=0), retries=retries)
+    return TaskRun(the_task, record, "fake", lambda: agent, lambda: provider, settings)
+
+
+def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) -> None:
+    provider, agent = FakeProvider(broken=1), OneActionAgent()
+    run = make_run(tmp_path, provider, agent, retries=2)
+    assert run.outcome().score == 1.0
+    run.close()
+    assert len(provider.acquired) == 2 and provider.released == provider.acquired
+    assert agent.resets == 2
+    result = run.record.result
+    assert result.status == "passed" and [a["attempt"] for a in result.attempts] == [1]
+    assert "POST /execute failed" in result.attempts[0]["detail"]
+
+
+def test_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
+    provider = FakeProvider(broken=3)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1)
+    with pytest.raises(EnvironmentFault):
+        run.outcome()
+    assert len(provider.acquired) == 2 and provider.released == provider.acquired
+    assert run.record.result.status == "error" and len(run.record.result.attempts) == 1
+
+
+def test_a_score_of_0_is_a_result_and_is_never_retried(tmp_path: Path) -> None:
+    provider = FakeProvider(broken=0)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=3, the_task=task(expected="y"))
+    assert run.outcome().score == 0.0
+    assert len(provider.acquired) == 1 and run.record.result.attempts == []
+    assert run.record.result.status == "failed"
+
+
+def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:
+    provider = FakeProvider(broken=0)
+    failing = task(config=[{"type": "execute", "parameters": {"command": ["false"]}}])
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=failing)
+    with pytest.raises(taskrun.SetupFailed, match="setup failed"):
+        run.context()
+    assert len(provider.acquired) == 2 and run.record.result.status == "error"
+
+
+def test_an_agent_that_cannot_run_skips_before_any_environment(tmp_path: Path) -> None:
+    from pytest_spider2v.registry import Unavailable
+
+    class NoKey(OneActionAgent):
+        def reset(self, task: Task) -> None:
+            raise Unavailable("agent", "gpt-4o", "set OPENAI_API_KEY")
+
+    provider = FakeProvider(broken=0)
+    run = make_run(tmp_path, provider, NoKey(), retries=1)
+    with pytest.raises(Skipped):
+        run.outcome()
+    assert provider.acquired == [] and run.record.result.status == "skipped"
