@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from pytest_spider2v.agents.oracle import solution_cells
+from pytest_spider2v.agents.solution_helpers import with_helpers
 from pytest_spider2v.environment import PYAUTOGUI_PREFIX
 from pytest_spider2v.environments import load_snapshots
 from pytest_spider2v.registry import load_extensions
@@ -38,7 +40,6 @@ APPS = {"calc", "terminal", "sqlite3", "dbt", "duckdb", "chromium", "gedit", "po
 SNAPSHOTS = set(load_snapshots())
 #: The default step limit of a run: a reference solution must fit in it.
 MAX_CELLS = 15
-CELL = re.compile(r"^# %%.*$", re.MULTILINE)
 NUMBERED = re.compile(r"^\d+\.\s", re.MULTILINE)
 #: The replayable solutions of a task folder: the reference, and a plausible mistake that
 #: ``--validate`` requires to score 0 (so the evaluator is shown to check the outcome).
@@ -56,8 +57,9 @@ def spec_of(path: Path) -> TaskSpec:
 
 
 def cells_of(path: Path) -> list[str]:
-    """Solution cells exactly as the oracle agent splits them (empty cells dropped)."""
-    return [c.strip() for c in CELL.split(path.read_text(encoding="utf-8")) if c.strip()]
+    """The code of the solution's cells exactly as the oracle agent plays them (a wrong solution's
+    directives applied; the helper modules a cell imports are not part of it)."""
+    return [cell.code for cell in solution_cells(path)]
 
 
 def code_of(cell: str) -> str:
@@ -168,11 +170,7 @@ class TestTaskFolder:
         assert cells[-1] == "DONE"
         code = [c for c in cells if c not in ("WAIT", "DONE", "FAIL")]
         assert "DONE" not in cells[:-1] and "FAIL" not in cells
-        for cell in code:
-            assert any(line.strip() and not line.lstrip().startswith("#") for line in cell.splitlines()), (
-                "a comment-only cell (text before the first '# %%' line?) would be a wasted step"
-            )
-        assert any("pyautogui." in c for c in code), "the solution must drive the GUI"
+        assert any("pyautogui." in with_helpers(c) for c in code), "the solution must drive the GUI"
         for cell in code:
             compile(PYAUTOGUI_PREFIX + cell, f"{path.parent / solution} cell", "exec")
             assert not unbound_names(cell), f"cell {cell.splitlines()[0]!r} uses names it never defines"

@@ -1,18 +1,6 @@
 # Wrong on purpose: net_revenue ignores the discount (sum of quantity * unit_price)
-# focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
-
-# %% connect to the warehouse
-pyautogui.typewrite("psql retail\n", interval=0.02)
-time.sleep(1)
-
-# %% create the materialized view
+# %% based-on: solution.py
+# %% replace 3: create the materialized view
 pyautogui.typewrite(
     "CREATE MATERIALIZED VIEW public.sales_by_category_month AS "
     "SELECT p.category, s.region, d.year, d.month, COUNT(DISTINCT f.order_id) AS order_count, "
@@ -23,10 +11,3 @@ pyautogui.typewrite(
     interval=0.01,
 )
 time.sleep(1)
-
-# %% leave psql
-pyautogui.typewrite("\\q\n", interval=0.02)
-time.sleep(0.5)
-
-# %%
-DONE

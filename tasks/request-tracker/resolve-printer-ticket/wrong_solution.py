@@ -1,16 +1,6 @@
 # Wrong on purpose: sends the text as a reply to the requestor instead of an internal comment
-# wait until Chromium shows ticket #3, then open the "Actions" menu of the ticket
-import subprocess
-for _ in range(300):
-    if "#3: Printer on the third floor" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "#3: Printer on the third floor"])
-time.sleep(0.5)
-pyautogui.click(1757, 142)
-time.sleep(0.8)
-
-# %% choose "Reply" (instead of Resolve) and wait for the update form
+# %% based-on: solution.py
+# %% replace 2: choose "Reply" (instead of Resolve) and wait for the update form
 pyautogui.click(1771, 169)
 import subprocess
 for _ in range(300):
@@ -19,7 +9,7 @@ for _ in range(300):
     time.sleep(0.2)
 time.sleep(1.5)
 
-# %% set the status to resolved with the keyboard, then type the text as the reply
+# %% replace 3: set the status to resolved with the keyboard, then type the text as the reply
 pyautogui.click(1602, 318)
 time.sleep(0.5)
 pyautogui.typewrite("resolved", interval=0.02)
@@ -28,16 +18,3 @@ time.sleep(0.3)
 pyautogui.click(561, 557)
 time.sleep(0.3)
 pyautogui.typewrite("Replaced the fuser unit and printed a test page successfully.", interval=0.01)
-
-# %% click "Update Ticket" and wait for the ticket page
-pyautogui.click(1051, 842)
-import subprocess
-for _ in range(300):
-    out = subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
-    if "#3: Printer on the third floor" in out and "Update ticket" not in out:
-        break
-    time.sleep(0.2)
-time.sleep(1)
-
-# %%
-DONE

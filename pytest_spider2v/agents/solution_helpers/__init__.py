@@ -1,0 +1,53 @@
+"""Helper modules for reference solutions, kept once here instead of copied into every solution.
+
+Each other module beside this file is one for the guest's Python (it imports pyatspi,
+pyautogui, Pillow; the host never imports it). A solution cell uses one by importing it, e.g.
+``from airflow_ui import click``, and the oracle agent puts the module's source in front of
+that cell's code, installed in ``sys.modules`` under its name. So every cell stays one
+self-contained action, run by a fresh guest interpreter through the same path as an LLM agent's
+code: nothing is written into the guest or baked into an image, and a wrong solution that drops
+or reorders cells cannot lose a helper. Tracebacks name ``<module>.py`` with this file's lines.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from importlib import resources
+
+
+@cache
+def helper_sources() -> dict[str, str]:
+    """Module name -> source of every helper module shipped with the package."""
+    folder = resources.files(__name__)
+    return {entry.name.removesuffix(".py"): entry.read_text(encoding="utf-8")
+            for entry in folder.iterdir() if entry.name.endswith(".py") and entry.name != "__init__.py"}
+
+
+def imported_helpers(code: str) -> list[str]:
+    """The helper modules ``code`` imports, in the order it first names them. Code that does not
+    parse gets none: the guest reports its syntax error as it would for any agent."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.append(node.module.split(".")[0])
+    known = helper_sources()
+    return [name for name in dict.fromkeys(names) if name in known]
+
+
+def with_helpers(code: str) -> str:
+    """``code`` preceded by the helper modules it imports (two lines each: a comment and the
+    installation), ready for the guest."""
+    lines = []
+    for name in imported_helpers(code):
+        source = helper_sources()[name]
+        lines.append(f"# {name}: a reference-solution helper module (pytest_spider2v.agents.solution_helpers)")
+        lines.append(f"import sys, types; sys.modules[{name!r}] = types.ModuleType({name!r}); "
+                     f"exec(compile({source!r}, {name + '.py'!r}, 'exec'), sys.modules[{name!r}].__dict__)")
+    return "\n".join([*lines, code])

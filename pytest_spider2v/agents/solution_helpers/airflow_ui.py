@@ -1,0 +1,108 @@
+"""Guest helpers for the Airflow reference solutions: find Chromium's on-screen controls through
+AT-SPI and click them like a user, and wait for a DAG run's outcome.
+
+A solution cell that runs ``from airflow_ui import click`` gets this module shipped with it by
+the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs in the guest.
+"""
+
+import base64
+import json
+import time
+import urllib.request
+
+import pyatspi
+import pyautogui
+
+
+def _nodes(node, depth=0):
+    """Every accessible under node; parts that vanish while the page changes are skipped."""
+    if node is None or depth > 60:
+        return
+    yield node
+    try:
+        children = [node.getChildAtIndex(i) for i in range(node.childCount)]
+    except Exception:
+        return
+    for child in children:
+        yield from _nodes(child, depth + 1)
+
+
+def find_all(role, name=None, contains=False):
+    """Centres of the visible Chromium accessibles with this role (and name, if given)."""
+    hits = []
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        try:
+            app = desktop.getChildAtIndex(i)
+            if app is None or not (app.name or "").lower().startswith("chrom"):
+                continue
+        except Exception:
+            continue
+        for node in _nodes(app):
+            try:
+                if node.getRoleName() != role:
+                    continue
+                text = (node.name or "").strip()
+                if name is not None and not (name in text if contains else text == name):
+                    continue
+                e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            except Exception:
+                continue
+            if e.width > 0 and e.height > 0 and 0 <= e.y < 1080 and 0 <= e.x < 1920:
+                hits.append((e.x + e.width // 2, e.y + e.height // 2))
+    return hits
+
+
+def find(role, name=None, timeout=60.0, contains=False, index=0, near_y=None):
+    """Centre of the index-th matching accessible, or of the one nearest to near_y (polls)."""
+    deadline = time.time() + timeout
+    while True:
+        hits = find_all(role, name, contains)
+        if near_y is not None and hits:
+            return min(hits, key=lambda p: abs(p[1] - near_y))
+        if len(hits) > index:
+            return hits[index]
+        if time.time() > deadline:
+            raise TimeoutError(f"no {role} named {name!r} on screen")
+        time.sleep(0.3)
+
+
+def click(role, name=None, **kw):
+    x, y = find(role, name, **kw)
+    pyautogui.click(x, y)
+    return x, y
+
+
+def dag_switch(dag_id, timeout=60.0):
+    """Click the pause/unpause switch at the left of dag_id's row in the DAGs list."""
+    deadline = time.time() + timeout
+    while True:
+        _, y = find("link", dag_id, timeout=timeout)
+        boxes = [p for p in find_all("check box") if p[0] < 100 and abs(p[1] - y) < 30]
+        if boxes:
+            pyautogui.click(*boxes[0])
+            return boxes[0]
+        if time.time() > deadline:
+            raise TimeoutError(f"no pause switch in the row of {dag_id}")
+        time.sleep(0.3)
+
+
+def api(path, method="GET", body=None):
+    """Airflow's REST API, only to wait for the outcome of what was done in the UI."""
+    req = urllib.request.Request("http://localhost:8080/api/v1/" + path, method=method,
+                                 data=None if body is None else json.dumps(body).encode())
+    req.add_header("Authorization", "Basic " + base64.b64encode(b"admin:admin").decode())
+    req.add_header("Content-Type", "application/json")
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+def wait_run(dag_id, timeout=240.0):
+    """Wait until the DAG's newest run has finished; its state."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        runs = api(f"dags/{dag_id}/dagRuns?order_by=-execution_date&limit=1")["dag_runs"]
+        if runs and runs[0]["state"] in ("success", "failed"):
+            return runs[0]["state"]
+        time.sleep(1)
+    return "timeout"
