@@ -2,7 +2,12 @@
 
 A container started from an image is exactly the image, so "restoring the snapshot" is just
 starting a fresh container, and releasing it is removing it. Guest ports are published on
-127.0.0.1 at random host ports, so parallel workers never collide.
+127.0.0.1 at random host ports, so parallel workers never collide; with ``isolate_network`` the
+containers sit on a private network of this provider instead (:mod:`.network`) and the host
+reaches them at their own addresses.
+
+Each container runs under the memory, CPU and process limits of its snapshot (:mod:`.limits`),
+and its environment's faults name the limit it hit (:mod:`.guard`).
 
 Every container carries labels naming the owner (pytest controller) and worker, which lets
 :meth:`DockerProvider.cleanup_stale` remove what a crashed run left while leaving the
@@ -19,11 +24,15 @@ from pathlib import Path
 import docker
 from docker.errors import DockerException, ImageNotFound, NotFound
 from docker.models.containers import Container
+from docker.models.networks import Network
 
 from ..environment import Environment, EnvironmentFault
 from ..environments import ENVIRONMENTS_DIR, Snapshot, load_snapshots
 from ..registry import providers
 from . import owner_alive
+from .guard import DockerEnvironment, LimitGuard
+from .limits import Limits, snapshot_limits
+from .network import container_address, create_isolated, remove_isolated
 
 LABEL = "pytest-spider2v"
 OWNER_LABEL = f"{LABEL}.owner"
@@ -41,6 +50,10 @@ class DockerProvider:
     started in the background, so that the next acquire of that snapshot finds a desktop
     already up (acquire p50 measured 1.5 s without, 0.3 s with). The spare is never used before
     it is handed out, so it is as pristine as a new one; one that died idle is replaced.
+
+    ``memory`` (``"3g"``, ``"512m"``), ``cpus`` and ``pids`` override the snapshots' limits for
+    every container, 0 lifting a limit; ``isolate_network`` cuts the containers off from every
+    network but the host's access to their guest ports.
     """
 
     def __init__(
@@ -52,6 +65,10 @@ class DockerProvider:
         ready_timeout: float = 120.0,
         shm_size: str = "1g",
         spare: bool = True,
+        memory: str | int | None = None,
+        cpus: float | str | None = None,
+        pids: int | str | None = None,
+        isolate_network: bool = False,
         client: docker.DockerClient | None = None,
     ) -> None:
         self.owner = owner
@@ -60,12 +77,19 @@ class DockerProvider:
         self.shm_size = shm_size
         self.spare = spare
         self.snapshots = load_snapshots(environments_dir)
+        self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
+        self.overrides = Limits.from_options(memory, cpus, pids)
         self.instance = uuid.uuid4().hex[:12]
         try:
             self.client = client or docker.from_env(timeout=120)
             self.client.ping()
+            self.host_cpus = int(self.client.info()["NCPU"])
         except DockerException as exc:
             raise EnvironmentFault(f"docker provider: cannot reach the Docker daemon: {exc}") from exc
+        self.network: Network | None = None
+        if isolate_network:
+            self.network = create_isolated(self.client, f"spider2v-{worker}-{self.instance}",
+                                           f"s2v-{self.instance[:11]}", self._labels())
         self._containers: dict[str, Container] = {}  # environment name -> container
         self._spares: dict[str, Container] = {}  # snapshot name -> booting spare
         self._lock = threading.Lock()
@@ -107,6 +131,9 @@ class DockerProvider:
         # Also anything of this instance that was created but never recorded (interrupted run).
         for container in self._labelled({PROVIDER_LABEL: self.instance}):
             self._remove(container)
+        if self.network is not None:
+            remove_isolated(self.network)
+            self.network = None
 
     def cleanup_stale(self) -> int:
         removed = 0
@@ -114,7 +141,15 @@ class DockerProvider:
             if not owner_alive(container.labels.get(OWNER_LABEL, "")):
                 self._remove(container)
                 removed += 1
+        # networks after containers: Docker removes no network that still has one attached
+        for network in self.client.networks.list(filters={"label": f"{LABEL}=1"}):
+            if not owner_alive(network.attrs.get("Labels", {}).get(OWNER_LABEL, "")):
+                remove_isolated(network)
         return removed
+
+    def limits_of(self, snapshot: str) -> Limits:
+        """The limits a container of ``snapshot`` runs under: the run's options over the table's."""
+        return self.overrides.over(self.limits.get(snapshot, Limits()))
 
     # -- helpers ----------------------------------------------------------------------------
     def _snapshot(self, name: str) -> Snapshot:
@@ -137,6 +172,10 @@ class DockerProvider:
 
     def _run(self, spec: Snapshot, *, spare: bool = False) -> Container:
         name = f"spider2v-{self.worker}-{uuid.uuid4().hex[:8]}"
+        if self.network is not None:
+            networking: dict = {"network": self.network.name}
+        else:
+            networking = {"ports": {f"{port}/tcp": ("127.0.0.1",) for port in spec.ports}}
         try:
             container = self.client.containers.run(
                 spec.image,
@@ -147,14 +186,9 @@ class DockerProvider:
                 detach=True,
                 init=True,
                 shm_size=self.shm_size,
-                ports={f"{port}/tcp": ("127.0.0.1",) for port in spec.ports},
-                labels={
-                    LABEL: "1",
-                    OWNER_LABEL: self.owner,
-                    WORKER_LABEL: self.worker,
-                    PROVIDER_LABEL: self.instance,
-                    SNAPSHOT_LABEL: spec.name,
-                },
+                labels={**self._labels(), SNAPSHOT_LABEL: spec.name},
+                **networking,
+                **self.limits_of(spec.name).docker_options(self.host_cpus),
             )
         except DockerException as exc:
             raise EnvironmentFault(f"docker provider: cannot start {spec.image}: {exc}") from exc
@@ -162,23 +196,32 @@ class DockerProvider:
             (self._spares if spare else self._containers)[spec.name if spare else name] = container
         return container
 
-    def _environment(self, container: Container, spec: Snapshot) -> Environment:
-        ports = self._published_ports(container, spec)
-        return Environment(container.name, f"http://127.0.0.1:{ports[GUEST_SERVER_PORT]}", ports)
+    def _environment(self, container: Container, spec: Snapshot) -> DockerEnvironment:
+        host, ports = self._guest_ports(container, spec)
+        guard = LimitGuard(container, self.limits_of(spec.name))
+        return DockerEnvironment(container.name, f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
+                                 host=host, guard=guard)
 
-    def _published_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> dict[int, int]:
-        """Host ports Docker picked; polled because they appear only once the container runs."""
+    def _guest_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> tuple[str, dict[int, int]]:
+        """Where the host reaches the guest ports: the host ports Docker published on 127.0.0.1,
+        or the container's address on the isolated network. Polled: both appear only once the
+        container runs."""
         deadline = time.monotonic() + timeout
         while True:
             container.reload()
-            bindings = container.attrs["NetworkSettings"]["Ports"] or {}
-            ports = {p: int(bindings[f"{p}/tcp"][0]["HostPort"]) for p in spec.ports if bindings.get(f"{p}/tcp")}
-            if len(ports) == len(spec.ports):
-                return ports
+            if self.network is not None:
+                address = container_address(self.network, container.attrs)
+                if address is not None:
+                    return address, {p: p for p in spec.ports}
+            else:
+                bindings = container.attrs["NetworkSettings"]["Ports"] or {}
+                ports = {p: int(bindings[f"{p}/tcp"][0]["HostPort"]) for p in spec.ports if bindings.get(f"{p}/tcp")}
+                if len(ports) == len(spec.ports):
+                    return "127.0.0.1", ports
             if container.status == "exited" or time.monotonic() > deadline:
                 logs = self._logs(container)
                 self._remove(container)
-                raise EnvironmentFault(f"docker provider: {container.name} published no ports ({container.status})\n{logs}")
+                raise EnvironmentFault(f"docker provider: {container.name} has no reachable ports ({container.status})\n{logs}")
             time.sleep(0.1)
 
     def _ready(self, container: Container, spec: Snapshot) -> Environment:
@@ -192,7 +235,7 @@ class DockerProvider:
             raise EnvironmentFault(f"{exc}\n--- last container output ---\n{logs}") from exc
         return env
 
-    def _wait_ready(self, env: Environment, container: Container) -> None:
+    def _wait_ready(self, env: DockerEnvironment, container: Container) -> None:
         """Poll ``/health``, and fail at once when the container has died instead of timing out."""
         deadline = time.monotonic() + self.ready_timeout
         while True:
@@ -200,7 +243,9 @@ class DockerProvider:
                 env.wait_ready(timeout=min(2.0, max(0.1, deadline - time.monotonic())), interval=0.1)
                 return
             except EnvironmentFault:
-                container.reload()
+                breach = env.guard.breach(inspect=True)  # reloads the container, status included
+                if breach is not None:
+                    raise EnvironmentFault(f"{env.name}: {breach} while starting") from None
                 if container.status != "running":
                     raise EnvironmentFault(f"{env.name}: container {container.status} while starting") from None
                 if time.monotonic() >= deadline:
@@ -227,6 +272,9 @@ class DockerProvider:
         with self._lock:
             self._containers[container.name] = container
         return container
+
+    def _labels(self) -> dict[str, str]:
+        return {LABEL: "1", OWNER_LABEL: self.owner, WORKER_LABEL: self.worker, PROVIDER_LABEL: self.instance}
 
     def _labelled(self, extra: dict[str, str]) -> list[Container]:
         filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
