@@ -17,6 +17,7 @@ import pytest
 from . import fixtures
 from . import registry as registries
 from .agent import agent_factory
+from .providers.limits import parse_memory
 from .scoring import Evaluation
 from .stash import RUN_DIR
 from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
@@ -58,6 +59,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
                     default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
                     help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
+    group.addoption("--env-memory", dest="spider2v_env_memory", type=parse_memory, metavar="SIZE",
+                    help="memory limit of every environment, e.g. 4g or 512m; 0 for none "
+                         "(default: per snapshot, in snapshots.yaml)")
+    group.addoption("--env-cpus", dest="spider2v_env_cpus", type=float, metavar="N",
+                    help="CPUs each environment may use, e.g. 1.5; 0 for no limit (default: per snapshot)")
+    group.addoption("--env-pids", dest="spider2v_env_pids", type=int, metavar="N",
+                    help="processes each environment may run; 0 for no limit (default: per snapshot)")
+    group.addoption("--isolate-network", dest="spider2v_isolate_network", action="store_true",
+                    help="cut environments off from every network; only the harness reaches their guest ports")
 
 
 def pytest_configure(config: pytest.Config) -> None:
