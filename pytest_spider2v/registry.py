@@ -64,6 +64,18 @@ class Registry(Generic[T]):
         if name not in self._entries or self._entries[name].obj is None:
             self._entries[name] = Entry(name, None, meta, unavailable=reason)
 
+    def declare_unavailable(self, needs_account: dict[str, tuple[str, tuple[str, ...]]],
+                            others: dict[str, str] | None = None) -> None:
+        """Declare the names of a ``declared.py`` table: ``needs_account`` maps an account key
+        (as in ``related_apps``) to the service's display name and the names needing it (their
+        ``account`` meta lets account tasks be selected and reported as a group); ``others`` maps
+        a name to why it cannot run here."""
+        for account, (service, names) in needs_account.items():
+            for name in names:
+                self.declare(name, f"needs a {service} account", account=account)
+        for name, reason in (others or {}).items():
+            self.declare(name, reason)
+
     def entry(self, name: str) -> Entry[T]:
         try:
             return self._entries[name]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pytest_spider2v.registry import getters
 
-#: service key (as in ``related_apps``) -> (display name, getter types needing that account)
-CLOUD_GETTERS: dict[str, tuple[str, tuple[str, ...]]] = {
+#: account (as in ``related_apps``) -> (service, getter types needing that account)
+NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_result",)),
     "bigquery": (
         "BigQuery",
@@ -33,11 +33,4 @@ CLOUD_GETTERS: dict[str, tuple[str, tuple[str, ...]]] = {
     "googledrive": ("Google Drive", ("googlesheet_active_file",)),
 }
 
-
-def declare_all() -> None:
-    for account, (service, names) in CLOUD_GETTERS.items():
-        for name in names:
-            getters.declare(name, f"needs a {service} account", account=account)
-
-
-declare_all()
+getters.declare_unavailable(NEEDS_ACCOUNT)

@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from pytest_spider2v.registry import metrics
 
-_SNOWFLAKE = "needs a Snowflake account (its result comes from, or is checked against, a live Snowflake)"
-
-DECLARED: dict[str, str] = {
-    "check_snowflake_log_message": _SNOWFLAKE,
-    "is_snowflake_user_created": _SNOWFLAKE,
+#: account (as in ``related_apps``) -> (service, metrics needing that account): their result
+#: comes from, or is checked against, the live service.
+NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
+    "snowflake": ("Snowflake", ("check_snowflake_log_message", "is_snowflake_user_created")),
 }
 
-for _name, _reason in DECLARED.items():
-    metrics.declare(_name, _reason)
+metrics.declare_unavailable(NEEDS_ACCOUNT)

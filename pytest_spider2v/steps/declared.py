@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pytest_spider2v.registry import setup_steps
 
-#: service key (as in ``related_apps``) -> (display name, step types needing that account)
-CLOUD_STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
+#: account (as in ``related_apps``) -> (service, step types needing that account)
+NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_init", "workarena_unique_fields")),
     "snowflake": (
         "Snowflake",
@@ -30,17 +30,13 @@ CLOUD_STEPS: dict[str, tuple[str, tuple[str, ...]]] = {
     "dagster_cloud": ("Dagster Cloud", ("dagster_cloud_webui_login",)),
 }
 
-#: step type -> app whose web UI (served inside the guest) the step drives. The Airflow,
-#: Dagster and Superset sign-in steps are implemented in ``pytest_spider2v.steps.apps``; these are not.
-WEB_UI_STEPS: dict[str, str] = {
-    "airbyte_webui_init": "Airbyte",
-    "astro_refresh_page": "Airflow (Astro)",
-    "dagster_environment_variables": "Dagster",
-    "metabase_webui_init": "Metabase",
-}
-
-#: built-in steps of the original that no Spider2-V task uses
-OTHER_STEPS: dict[str, str] = {
+#: step type -> why it cannot run here. The Airflow, Dagster and Superset sign-in steps are
+#: implemented in ``pytest_spider2v.steps.apps``; the web-UI steps below are not.
+UNAVAILABLE: dict[str, str] = {
+    "airbyte_webui_init": "the Airbyte web UI is not part of this project's environments yet",
+    "astro_refresh_page": "the Airflow (Astro) web UI is not part of this project's environments yet",
+    "dagster_environment_variables": "the Dagster web UI is not part of this project's environments yet",
+    "metabase_webui_init": "the Metabase web UI is not part of this project's environments yet",
     "download": "downloads from the internet, which this project does not have",
     "upload_file": "not implemented yet (no Spider2-V task uses it)",
     "copyfile_from_guest_to_host": "not implemented yet (no Spider2-V task uses it)",
@@ -53,15 +49,4 @@ OTHER_STEPS: dict[str, str] = {
     "replay": "not implemented in the original harness either",
 }
 
-
-def declare_all() -> None:
-    for account, (service, names) in CLOUD_STEPS.items():
-        for name in names:
-            setup_steps.declare(name, f"needs a {service} account", account=account)
-    for name, app in WEB_UI_STEPS.items():
-        setup_steps.declare(name, f"the {app} web UI is not part of this project's environments yet")
-    for name, reason in OTHER_STEPS.items():
-        setup_steps.declare(name, reason)
-
-
-declare_all()
+setup_steps.declare_unavailable(NEEDS_ACCOUNT, UNAVAILABLE)
