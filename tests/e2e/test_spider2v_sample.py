@@ -10,15 +10,21 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT.parent / "shared" / "spider2v-sample" / "evaluation_examples" / "examples"
-pytestmark = [pytest.mark.e2e, pytest.mark.skipif(not EXAMPLES.exists(), reason="../shared/spider2v-sample is absent")]
+from tests.support.shared import REPO, require, sample
+
+EXAMPLES = sample()
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture(autouse=True)
+def _sample_present() -> None:
+    require(EXAMPLES)
 
 
 def run_noop(app: str, results: Path) -> tuple[subprocess.CompletedProcess[str], list[dict]]:
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(EXAMPLES / app),
                            "--agent", "noop", "-n", "2", "--results-dir", str(results)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=1800)
+                          cwd=REPO, capture_output=True, text=True, timeout=1800)
     return proc, [json.loads(p.read_text()) for p in results.rglob("result.json")]
 
 

@@ -24,6 +24,7 @@ from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import Environment
 from pytest_spider2v.registry import getters, setup_steps
 from pytest_spider2v.task import Task, TaskSpec
+from tests.support.shared import require, sample, shared
 
 pytestmark = pytest.mark.e2e
 
@@ -177,17 +178,15 @@ def test_local_file_copies_into_cache(ctx: TaskContext) -> None:
     assert get(ctx, {"type": "local_file", "path": "absent.csv", "dest": "a.csv"}) is None
 
 
-SAMPLE_ROOT = Path("/work/shared/spider2v-sample")
-EXCEL_TASK = SAMPLE_ROOT / "evaluation_examples/examples/excel/0326d92d-d218-48a8-9ca1-981cd6d064c7"
+SAMPLE_ROOT = shared("spider2v-sample")
+EXCEL_TASK = sample("excel", "0326d92d-d218-48a8-9ca1-981cd6d064c7")
 
 
 def test_real_excel_task_setup_edit_save_and_fetch(env: Environment, tmp_path: Path) -> None:
     """A published task's own config and postconfig, with an edit in between, as in an episode:
     open the workbook, type into a cell, then activate + Ctrl+S + fetch the result file.
     (A number is typed because Calc's autocorrect would capitalise a word.)"""
-    path = EXCEL_TASK / f"{EXCEL_TASK.name}.json"
-    if not path.exists():
-        pytest.skip(f"Spider2-V sample not found at {SAMPLE_ROOT}")
+    path = require(EXCEL_TASK / f"{EXCEL_TASK.name}.json")
     spec = TaskSpec.model_validate_json(path.read_text(encoding="utf-8"))
     task = Task(spec, path, SAMPLE_ROOT, "spider2v", "abstract", spec.instruction, "excel")
     ctx = TaskContext(env=env, task=task, cache_dir=tmp_path / "cache")

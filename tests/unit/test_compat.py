@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from pytest_spider2v import compat
+from tests.support.shared import require, sample, shared, task_files
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "spider2v-sample"
+SAMPLE = shared("spider2v-sample")
+#: Facts of the published benchmark: its excel tasks, and its dbt tasks that need a dbt Cloud account.
+EXCEL_TASKS = 62
+DBT_CLOUD_TASKS = 20
 ACCOUNT_REASON = "needs cloud account settings"
 
 
@@ -21,39 +25,41 @@ def registrations() -> None:
 
 @pytest.fixture(scope="module")
 def sample_report() -> compat.Report:
-    if not (SAMPLE / "evaluation_examples").is_dir():
-        pytest.skip(f"Spider2-V sample not present at {SAMPLE}")
+    require(SAMPLE / "evaluation_examples")
     return compat.build_report(SAMPLE, settings_dir=None)
 
 
 def test_sample_collects_all_with_nothing_unknown(sample_report: compat.Report) -> None:
-    assert sample_report.files == 102
-    assert sample_report.collected == 102
+    files = len(task_files(sample()))
+    assert sample_report.files == files
+    assert sample_report.collected == files
     assert sample_report.collection_errors == []
     assert sample_report.unknown == []
-    assert sample_report.apps["excel"].runnable == 62
+    assert sample_report.apps["excel"].runnable == EXCEL_TASKS
 
 
 def test_sample_account_tasks_reported_with_their_account(sample_report: compat.Report) -> None:
     dbt = sample_report.apps["dbt"]
     account_ids = next(ids for reason, ids in dbt.reasons.items() if reason.startswith(ACCOUNT_REASON))
-    assert len(account_ids) == 20
-    assert dbt.collected - dbt.runnable == 20
+    assert len(account_ids) == DBT_CLOUD_TASKS
+    assert dbt.collected - dbt.runnable == DBT_CLOUD_TASKS
     dbt_cloud = {i for reason, ids in dbt.reasons.items() if "needs a dbt Cloud account" in reason for i in ids}
     assert dbt_cloud == set(account_ids)
 
 
 def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    if not (SAMPLE / "evaluation_examples").is_dir():
-        pytest.skip(f"Spider2-V sample not present at {SAMPLE}")
+    examples = require(sample())
+    files = len(task_files(examples))
     out = tmp_path / "compat.json"
-    assert compat.main([str(SAMPLE / "evaluation_examples" / "examples"), "--json", str(out)]) == 0
+    assert compat.main([str(examples), "--json", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "unknown step types/getters/metrics: 0" in text
-    assert "tasks collected: 102; runnable here: 82" in text
     data = json.loads(out.read_text())
-    assert data["totals"]["unknown"]["total"] == 0
-    assert data["apps"]["dbt"]["runnable"] == 20
+    totals = data["totals"]
+    assert (totals["task_files"], totals["collected"], totals["collection_errors"]) == (files, files, 0)
+    assert f"task files: {files}; tasks collected: {files}; runnable here: {totals['runnable']};" in text
+    assert "unknown step types/getters/metrics: 0" in text
+    assert totals["unknown"]["total"] == 0
+    assert data["apps"]["dbt"]["runnable"] == len(task_files(examples, "dbt")) - DBT_CLOUD_TASKS
 
 
 def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep") -> Path:

@@ -11,8 +11,9 @@ import duckdb
 import pytest
 
 from pytest_spider2v.metrics.databases import check_local_database, expand_check_types
+from tests.support.shared import require, sample
 
-DBT = Path("/work/shared/spider2v-sample/evaluation_examples/examples/dbt")
+DBT = sample("dbt")
 
 
 def _duck(path: Path, *statements: str) -> Path:
@@ -103,12 +104,12 @@ def test_check_types_imply_lighter_ones() -> None:
     assert expand_check_types(["view-schema"]) == {"view", "view-schema"}
 
 
-@pytest.mark.skipif(not DBT.is_dir(), reason="Spider2-V sample not present")
 def test_sample_gold_databases(tmp_path: Path) -> None:
     """The email_address gold DB matches itself under its task's options and differs from the
     analytics gold DB; files are opened read-only (copied only so the test owns them)."""
-    email = shutil.copy(next(DBT.glob("1471e2d8*/email_address.gold.duckdb")), tmp_path / "email.duckdb")
-    analytics = shutil.copy(next(DBT.glob("2e79b094*/analytics.gold.duckdb")), tmp_path / "analytics.duckdb")
+    dbt = require(DBT)
+    email = shutil.copy(next(dbt.glob("1471e2d8*/email_address.gold.duckdb")), tmp_path / "email.duckdb")
+    analytics = shutil.copy(next(dbt.glob("2e79b094*/analytics.gold.duckdb")), tmp_path / "analytics.duckdb")
     options = {"db_type": "duckdb", "check_type": ["table-schema-content"], "table_targets": ["dim_customers"],
                "schema_name": "email_address"}
     assert check_local_database(email, email, **options) == 1.0

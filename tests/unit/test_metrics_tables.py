@@ -19,9 +19,10 @@ from openpyxl.worksheet.datavalidation import DataValidation
 
 from pytest_spider2v.metrics.table_rules import indel_ratio
 from pytest_spider2v.metrics.tables import compare_csv, compare_table
+from tests.support.shared import require, sample, shared
 
-SAMPLE = Path("/work/shared/spider2v-sample")
-EXCEL = SAMPLE / "evaluation_examples" / "examples" / "excel"
+SAMPLE = shared("spider2v-sample")
+EXCEL = sample("excel")
 
 
 # ---------------------------------------------------------------- compare_csv
@@ -303,16 +304,12 @@ def test_malformed_rules_raise_naming_the_rule(gold: Path) -> None:
 
 def _sample_tasks() -> list[tuple[str, Path, dict[str, Any]]]:
     tasks = []
-    for task_file in sorted(EXCEL.glob("*/*.json")):
+    for task_file in sorted(require(EXCEL).glob("*/*.json")):
         evaluator = json.loads(task_file.read_text())["evaluator"]
         tasks.append((task_file.parent.name, SAMPLE / evaluator["expected"]["path"], evaluator["options"]))
     return tasks
 
 
-needs_sample = pytest.mark.skipif(not EXCEL.is_dir(), reason="Spider2-V sample not present")
-
-
-@needs_sample
 @pytest.mark.parametrize(
     "task_id", ["0f0ee112", "091e73b3", "26eb0940", "106f0830", "0326d92d", "97dd78c1"]
 )
@@ -323,7 +320,6 @@ def test_sample_expected_file_matches_itself(task_id: str) -> None:
     assert compare_table(expected, expected, **options) == 1.0
 
 
-@needs_sample
 @pytest.mark.parametrize(("task_id", "other_id"), [("0f0ee112", "1954cced"), ("091e73b3", "97dd78c1"), ("106f0830", "5f8601f8")])
 def test_sample_expected_file_of_another_task_fails(task_id: str, other_id: str) -> None:
     tasks = {t[0][:8]: t for t in _sample_tasks()}
@@ -331,10 +327,9 @@ def test_sample_expected_file_of_another_task_fails(task_id: str, other_id: str)
     assert compare_table(tasks[other_id][1], expected, **options) == 0.0
 
 
-@needs_sample
 def test_sample_initial_file_fails_against_gold(tmp_path: Path) -> None:
     """The untouched task file (what an idle agent leaves) does not pass."""
-    task_dir = next(EXCEL.glob("091e73b3*"))
+    task_dir = next(require(EXCEL).glob("091e73b3*"))
     _, expected, options = next(t for t in _sample_tasks() if t[0].startswith("091e73b3"))
     start = shutil.copy(task_dir / "PeriodRate.xlsx", tmp_path / "PeriodRate.xlsx")
     assert compare_table(start, expected, **options) == 0.0

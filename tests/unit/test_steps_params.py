@@ -22,21 +22,18 @@ from pytest_spider2v.getters.builtin import with_time_suffix
 from pytest_spider2v.registry import check_parameters, getters, setup_steps
 from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
 from pytest_spider2v.steps.chrome import browser_command, is_offline_url
+from tests.support.shared import require, sample, task_files
 
-SAMPLE = Path("/work/shared/spider2v-sample/evaluation_examples/examples")
+SAMPLE = sample()
 
 #: The 28 step types and 32 getter types found across all 494 published tasks (reference 2.2, 3.3).
 ORIGINAL_STEPS = ["google_chrome_browser", "copyfile_from_host_to_guest", "script_and_execute", "launch", "open", "execute", "sleep", "activate_window", "workarena_task_init", "workarena_unique_fields", "airbyte_webui_init", "astro_webui_init", "astro_refresh_page", "superset_webui_init", "dagster_webui_init", "metabase_webui_init", "snowflake_init", "snowflake_login", "snowflake_write_sqls_in_new_worksheet", "snowflake_delete_folder", "snowflake_delete_filter", "hasura_login", "bigquery_init", "bigquery_login", "googledrive_init", "googledrive_login", "dbt_cloud_init", "dbt_cloud_webui_login"]
 ORIGINAL_GETTERS = ["vm_file", "vm_script_output", "workarena_task_result", "validate_correct_url", "bigquery_table_to_csv", "snowflake_table_to_csv", "active_url_from_accessTree", "dbt_job_info", "bigquery_sql_result_to_csv", "dbt_project_info", "snowflake_database_schema_to_csv", "html_check", "dbt_environment_info", "active_tab_info", "metabase_question_sql", "snowflake_worksheet_sql", "airbyte_localhost_page", "superset_localhost_page", "bigquery_datasets", "bigquery_connections", "googlesheet_active_file", "dbt_profiles", "vm_command_line", "snowflake_execution_result", "snowflake_worksheet_names_in_folder", "snowflake_function_result", "snowflake_log_message", "snowflake_user_info", "snowflake_worksheet_sql_result", "rule", "local_file", "list"]
 
 
-def sample_task_files() -> list[Path]:
-    return sorted(p for p in SAMPLE.glob("*/*/*.json") if p.stem == p.parent.name)
-
-
 def sample_steps() -> list[tuple[str, int, dict[str, Any]]]:
     out = []
-    for path in sample_task_files():
+    for path in task_files(SAMPLE):
         task = json.loads(path.read_text(encoding="utf-8"))
         steps = task["config"] + task["evaluator"].get("postconfig", [])
         out += [(f"{path.parent.parent.name}/{path.stem[:8]}", i, s) for i, s in enumerate(steps)]
@@ -44,7 +41,8 @@ def sample_steps() -> list[tuple[str, int, dict[str, Any]]]:
 
 
 def test_sample_is_present() -> None:
-    assert len(sample_task_files()) >= 100
+    """The parametrised tests below have nothing to check without the sample."""
+    assert task_files(require(SAMPLE))
 
 
 @pytest.mark.parametrize("where,index,step", sample_steps(), ids=lambda v: v if isinstance(v, str) else None)
@@ -56,7 +54,7 @@ def test_sample_step_binds(where: str, index: int, step: dict[str, Any]) -> None
 
 
 def test_sample_getters_known() -> None:
-    for path in sample_task_files():
+    for path in task_files(require(SAMPLE)):
         ev = json.loads(path.read_text(encoding="utf-8"))["evaluator"]
         for slot in ("result", "expected"):
             specs = ev.get(slot) if isinstance(ev.get(slot), list) else [ev.get(slot)]
