@@ -40,6 +40,12 @@ class ContainerCgroups:
             lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
         except OSError:
             return cls(None, None)
+        return cls.from_lines(lines, container_id, root)
+
+    @classmethod
+    def from_lines(cls, lines: list[str], container_id: str, root: Path = CGROUP_ROOT) -> ContainerCgroups:
+        """From ``/proc/<pid>/cgroup`` lines (``id:controllers:path``); the first file that exists
+        wins, as a hybrid host lists a v2 path for controllers that are mounted as v1."""
         memory: list[Path] = []
         pids: list[Path] = []
         for line in lines:

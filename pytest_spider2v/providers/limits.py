@@ -73,7 +73,7 @@ class Limits:
     def from_mapping(cls, data: Any, where: str) -> Limits:
         """Limits from a ``limits:`` block of ``snapshots.yaml``; unknown keys are errors."""
         if not isinstance(data, Mapping):
-            raise ValueError(f"{where}: limits must be a mapping of memory, cpus, pids, got {data!r}")
+            raise ValueError(f"{where}: must be a mapping of memory, cpus and pids, got {data!r}")
         unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
             raise ValueError(f"{where}: unknown limits {sorted(unknown)} (known: memory, cpus, pids)")
