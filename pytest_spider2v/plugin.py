@@ -14,8 +14,7 @@ from typing import Any
 
 import pytest
 
-from . import fixtures
-from . import registry as registries
+from . import fixtures, registry
 from .agent import agent_factory
 from .providers.limits import parse_memory
 from .scoring import Evaluation
@@ -72,7 +71,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(fixtures, "spider2v-fixtures")  # one plugin: its fixtures come with it
-    registries.load_extensions()
+    registry.load_extensions()
     for name, text in _fixed_markers():
         config.addinivalue_line("markers", f"{name}: {text}")
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) owns the run
@@ -107,10 +106,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
         return
     agent = config.getoption("spider2v_agent")
     if not agent:
-        raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registries.agents)})")
+        raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registry.agents)})")
     try:
         agent_factory(agent)
-        registries.providers.get(config.getoption("spider2v_provider"))
+        registry.providers.get(config.getoption("spider2v_provider"))
     except LookupError as exc:
         raise pytest.UsageError(str(exc)) from None
 

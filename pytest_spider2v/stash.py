@@ -6,7 +6,7 @@ import pytest
 
 from .records import TaskRecord
 
-#: the record of a task item, once its environment fixture has started it
+#: the record of a task item, once the ``spider2v_record`` fixture has started it
 RECORD = pytest.StashKey[TaskRecord]()
 #: the run folder ``<results dir>/<run>`` on the config
 RUN_DIR = pytest.StashKey[Path]()
