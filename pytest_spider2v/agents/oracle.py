@@ -27,9 +27,10 @@ After ``based-on: FILE`` (a file in the same folder, itself possibly based on an
 plays them: ``replace N`` or ``replace N-M`` puts the directive's cell in place of those cells,
 ``drop N`` or ``drop N-M`` leaves them out (its body holds no code), ``insert-before N`` and
 ``insert-after N`` add the directive's cell there (several at one place keep the file's order).
-Text after a colon is the new cell's title (for ``drop``, a note). Numbers always refer to FILE, not to the result of
-earlier directives; a cell may be replaced or dropped once. A bad directive raises
-:class:`SolutionError` naming the file, line and directive.
+Text after a colon is the new cell's title (for ``drop``, a note). Numbers always refer to
+FILE, not to the result of earlier directives; a cell may be replaced or dropped once. So the
+mistake is all the file says, and a fix to the reference reaches the wrong solution too. A bad
+directive raises :class:`SolutionError` naming the file, line and directive.
 """
 
 from __future__ import annotations

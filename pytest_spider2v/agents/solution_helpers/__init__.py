@@ -6,7 +6,8 @@ pyautogui, Pillow; the host never imports it). A solution cell uses one by impor
 that cell's code, installed in ``sys.modules`` under its name. So every cell stays one
 self-contained action, run by a fresh guest interpreter through the same path as an LLM agent's
 code: nothing is written into the guest or baked into an image, and a wrong solution that drops
-or reorders cells cannot lose a helper. Tracebacks name ``<module>.py`` with this file's lines.
+or reorders cells cannot lose a helper. A traceback names ``airflow_ui.py`` and the line in
+the module's own file.
 """
 
 from __future__ import annotations
