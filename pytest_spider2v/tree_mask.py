@@ -8,6 +8,7 @@ tree's content and layout, never by comparing against the other.
 
 from __future__ import annotations
 
+import bisect
 import re
 from xml.etree import ElementTree
 
@@ -100,27 +101,36 @@ def _mask_reflow(root: ElementTree.Element) -> None:
     lines: dict[ElementTree.Element, set[tuple[int, int]]] = {}
     _find_lines(root, root, None, None, lines)
     for frame, spans in lines.items():
+        merged = _merge(spans)
+        tops = [top for top, _ in merged]
         for node in frame.iter():
             extent = _extent(node)
-            if node is not frame and extent and any(_overlap(extent, span) for span in spans):
+            if node is not frame and extent and _overlaps(extent, merged, tops):
                 _mask_horizontal(node)
 
 
 def _find_lines(element: ElementTree.Element, frame: ElementTree.Element, table: tuple[int, int] | None,
-                laid_out: tuple[int, int] | None, lines: dict[ElementTree.Element, set[tuple[int, int]]]) -> None:
+                above: tuple[int, int] | None, lines: dict[ElementTree.Element, set[tuple[int, int]]]) -> None:
     """Record, under its nearest frame, the line of each masked text in ``element``'s subtree.
-    ``table`` is the extent of the nearest table below ``frame``; ``laid_out`` the extent of
-    the nearest node with geometry, for text without any of its own."""
+
+    ``table`` is the extent of the nearest table below ``frame``. ``above`` is that of the
+    nearest node with geometry below ``frame``, the line of showing text that has none of its
+    own; text not showing has no line (it is off screen, and its ancestors' extent could be the
+    whole page). A frame's own text is a title (a window's, a page's) and is not laid out in
+    it, so it has no line either."""
+    own = _extent(element)
     if element.tag in _FRAMES or element.tag.startswith("document-"):
-        frame, table = element, None
-    laid_out = _extent(element) or laid_out
-    if element.tag in _TABLES:
-        table = laid_out
-    line = table or laid_out
+        frame, table, above, own_line = element, None, None, None
+    else:
+        table = own if element.tag in _TABLES and own else table
+        showing = element.get(_STATE + "showing") == "true"
+        own_line = own or (above if showing else None)
+        above = own or above
+    line = table or own_line
     if line and _holds_masked_text(element):
         lines.setdefault(frame, set()).add(line)
     for child in element:
-        _find_lines(child, frame, table, laid_out, lines)
+        _find_lines(child, frame, table, above, lines)
 
 
 def _holds_masked_text(element: ElementTree.Element) -> bool:
@@ -143,8 +153,22 @@ def _extent(element: ElementTree.Element) -> tuple[int, int] | None:
     return top, top + max(int(size[2]), 1)
 
 
-def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
-    return a[0] < b[1] and b[0] < a[1]
+def _merge(spans: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The spans as sorted, disjoint ones (a spreadsheet can have a date in every row)."""
+    merged: list[tuple[int, int]] = []
+    for top, bottom in sorted(spans):
+        if merged and top <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], bottom))
+        else:
+            merged.append((top, bottom))
+    return merged
+
+
+def _overlaps(extent: tuple[int, int], merged: list[tuple[int, int]], tops: list[int]) -> bool:
+    """Whether ``extent`` overlaps one of the sorted, disjoint ``merged`` spans (``tops`` their
+    tops): only the last span starting above its bottom can."""
+    i = bisect.bisect_left(tops, extent[1]) - 1
+    return i >= 0 and merged[i][1] > extent[0]
 
 
 def _mask_horizontal(element: ElementTree.Element) -> None:

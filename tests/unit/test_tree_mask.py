@@ -85,6 +85,20 @@ def test_a_clock_moves_nothing_outside_its_frame() -> None:
     assert mask_clocks(desktop("12:34 UTC", 59, 640)) != mask_clocks(desktop("12:34 UTC", 59, 641))
 
 
+def test_a_date_in_a_window_title_moves_nothing_in_the_window() -> None:
+    def calc(x: int) -> str:
+        return tree(node("frame", "sales 2026-11-23.xlsx - LibreOffice Calc", 0, 0, 1280, 800,
+                         node("push-button", "Save", x, 40, 30, 30)))
+    assert mask_clocks(calc(100)) != mask_clocks(calc(101))
+
+
+def test_a_date_off_screen_moves_nothing_on_screen() -> None:
+    def footer_page(x: int) -> str:
+        footer = '<paragraph name="" st:visible="true">Updated 2026-11-23</paragraph>'
+        return page(node("section", "", 0, 80, 1280, 720, node("heading", "DAGs", x, 100, 200, 30, text="DAGs") + footer))
+    assert mask_clocks(footer_page(40)) != mask_clocks(footer_page(41))
+
+
 def test_a_date_in_a_table_moves_its_column_in_every_row() -> None:
     def runs(date: str, date_w: int) -> str:
         rows = (node("table-row", "", 0, 200, 600, 30, node("table-cell", date, 0, 200, date_w, 30, text=date)
