@@ -3,6 +3,9 @@
 Every provider hands out an :class:`Environment`; setup steps, getters and the episode runner
 use only these methods. The endpoints follow the original harness (reference section 4.1) so
 that its task scripts and habits carry over; ``/health`` is ours, for polling readiness.
+
+``httpx`` is imported when an environment is made, not when the plugin loads: collecting tasks
+never talks to a desktop, and every xdist worker would pay for the import again.
 """
 
 from __future__ import annotations
@@ -10,8 +13,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-import httpx
+if TYPE_CHECKING:
+    import httpx
 
 #: Prefix of every pyautogui action, as in the original ``execute_python_command``.
 PYAUTOGUI_PREFIX = "import pyautogui; import time; pyautogui.FAILSAFE = False; "
@@ -55,10 +60,14 @@ class Environment:
     request_timeout: float = 90.0
 
     def __post_init__(self) -> None:
+        import httpx
+
         self._http = httpx.Client(base_url=self.base_url, timeout=self.request_timeout)
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw) -> httpx.Response:
+    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw: Any) -> httpx.Response:
+        import httpx
+
         try:
             resp = self._http.request(method, path, timeout=timeout or self.request_timeout, **kw)
         except httpx.HTTPError as exc:
@@ -80,6 +89,8 @@ class Environment:
     # -- readiness --------------------------------------------------------------------------
     def wait_ready(self, timeout: float = 120.0, interval: float = 0.25) -> None:
         """Poll ``/health`` until the desktop (X, window manager, AT-SPI) answers ready."""
+        import httpx
+
         deadline = time.monotonic() + timeout
         last = "no answer"
         while time.monotonic() < deadline:

@@ -28,7 +28,7 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.actions import ActionError, map_point
 from pytest_spider2v.agent import Action, AgentSettings, Observation, Turn, action_kind
@@ -36,11 +36,13 @@ from pytest_spider2v.registry import Unavailable, agents
 from pytest_spider2v.task import Task
 
 from . import pricing, rag
-from .backends import AnthropicBackend, Backend, Completion, ContextTooLong, OpenAIBackend, Sampling, call_with_retries
 from .observation import Node, linearize, prune
 from .parsing import parse_computer13, parse_pyautogui
 from .prompting import ACTION_SPACES, OBSERVATIONS, Message, PastTurn, Prompts, assemble, png_size, redact
 from .som import draw_marks, resolve_indices, scale_png
+
+if TYPE_CHECKING:
+    from .backends import Backend, Completion
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +54,14 @@ FALSE_WORDS = ("0", "false", "no", "off", "")
 @dataclass(frozen=True)
 class ModelVendor:
     """How one vendor's models are reached: its SDK backend and the environment variables it
-    reads. (Not a :class:`pytest_spider2v.providers.Provider`, which provides environments.)"""
+    reads. (Not a :class:`pytest_spider2v.providers.Provider`, which provides environments.)
+
+    The backend is named, not imported: :mod:`agents.backends` imports the vendors' SDKs, which
+    take seconds, so only a run that makes a model-driven agent pays for them.
+    """
 
     name: str
-    backend: type[OpenAIBackend | AnthropicBackend]
+    backend: str  #: class name in :mod:`agents.backends`
     key_env: str
     base_url_env: str
     key_hint: str
@@ -68,8 +74,8 @@ class ModelVendor:
         return agent_name.split(":", 1)[1] if agent_name.startswith(f"{self.name}:") else agent_name
 
 
-OPENAI = ModelVendor("openai", OpenAIBackend, "OPENAI_API_KEY", "OPENAI_BASE_URL", "set OPENAI_API_KEY or --llm-base-url")
-ANTHROPIC = ModelVendor("anthropic", AnthropicBackend, "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+OPENAI = ModelVendor("openai", "OpenAIBackend", "OPENAI_API_KEY", "OPENAI_BASE_URL", "set OPENAI_API_KEY or --llm-base-url")
+ANTHROPIC = ModelVendor("anthropic", "AnthropicBackend", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
                      "set ANTHROPIC_API_KEY or --llm-base-url")
 
 
@@ -264,6 +270,8 @@ class LLMAgent:
 
     def _complete(self, messages: list[Message]) -> tuple[Completion, list[Message]]:
         """The model's completion and the messages that produced it."""
+        from .backends import ContextTooLong, call_with_retries
+
         s = self.settings
         try:
             return call_with_retries(lambda: self.backend.complete(messages), s.retries, s.backoff), messages
@@ -316,9 +324,13 @@ def make_llm_agent(vendor: ModelVendor, settings: AgentSettings) -> LLMAgent:
     key = os.environ.get(vendor.key_env)
     if not key and not base_url:
         raise Unavailable("agent", settings.name, vendor.key_hint)
-    sampling = Sampling(parsed.model, parsed.temperature, parsed.top_p, parsed.max_tokens, parsed.explicit_sampling)
+    from . import backends  # the SDKs: seconds to import, paid only by runs that make this agent
+
+    sampling = backends.Sampling(parsed.model, parsed.temperature, parsed.top_p, parsed.max_tokens,
+                                 parsed.explicit_sampling)
     # A compatible server without authentication still needs some key for the SDK to send.
-    backend = vendor.backend(sampling, key or "no-key", base_url, parsed.timeout)
+    backend_class: type[backends.OpenAIBackend | backends.AnthropicBackend] = getattr(backends, vendor.backend)
+    backend = backend_class(sampling, key or "no-key", base_url, parsed.timeout)
     return LLMAgent(parsed, backend)
 
 

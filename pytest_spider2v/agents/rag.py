@@ -19,8 +19,6 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
-from rank_bm25 import BM25Okapi
-
 DOC_SUFFIXES = (".md", ".markdown", ".txt", ".rst", ".html", ".htm")
 SECTION_MARK = "Documentation Source:"
 PRECOMPUTED_GLOB = "retrieved_chunk_size_512_chunk_overlap_20_topk_4_embed_*.txt"
@@ -113,6 +111,8 @@ class DocIndex:
     def __init__(self, chunks: list[Chunk]) -> None:
         if not chunks:
             raise ValueError("no documentation text to index")
+        from rank_bm25 import BM25Okapi  # numpy underneath: paid only by runs that retrieve
+
         self.chunks = chunks
         tokens = [tokenize(f"{c.title} {c.text}") for c in chunks]
         self._terms = [set(t) for t in tokens]

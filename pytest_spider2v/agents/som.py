@@ -16,12 +16,14 @@ import functools
 import io
 import re
 from collections.abc import Iterable, Sequence
-
-from PIL import Image, ImageDraw, ImageFont
+from typing import TYPE_CHECKING
 
 from pytest_spider2v.actions import ActionError
 
 from .observation import Node
+
+if TYPE_CHECKING:
+    from PIL import Image, ImageFont
 
 #: A mark as the original stored it: the widget's box ``(x, y, w, h)`` in screen pixels.
 Mark = tuple[int, int, int, int]
@@ -39,6 +41,8 @@ def draw_marks(screenshot_png: bytes, nodes: Iterable[Node]) -> tuple[bytes, lis
     at the untouched screenshot, not (as the original did) at the image with earlier marks
     already drawn, so a widget never gets marked just because a neighbour's label overlaps it.
     """
+    from PIL import Image, ImageDraw  # only model-driven agents draw; the plugin starts without PIL
+
     screenshot = Image.open(io.BytesIO(screenshot_png)).convert("RGB")
     image = screenshot.copy()
     draw = ImageDraw.Draw(image)
@@ -90,6 +94,8 @@ def scale_png(png: bytes, max_width: int) -> tuple[bytes, float]:
     """
     if max_width <= 0:
         raise ValueError(f"max_width must be positive, got {max_width}")
+    from PIL import Image
+
     image = Image.open(io.BytesIO(png))
     width, height = image.size
     if width <= max_width:
@@ -113,6 +119,8 @@ def _has_detail(image: Image.Image, node: Node) -> bool:
 
 @functools.cache
 def _font() -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    from PIL import ImageFont
+
     try:
         return ImageFont.truetype("DejaVuSans.ttf", FONT_SIZE)
     except OSError:

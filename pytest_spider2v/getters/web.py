@@ -9,6 +9,9 @@ not a harness error.
 One quirk is fixed deliberately (reference section 9.7): the original chose between the
 application names "Chromium" and "Google Chrome" from the *host's* CPU architecture. Here the
 address bar is looked up under whichever of the two the *guest's* tree actually contains.
+
+Playwright is imported inside the functions that drive it: getters are registered at start-up,
+and only runs that read a page should pay for loading it.
 """
 
 from __future__ import annotations
@@ -20,14 +23,14 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import PurePosixPath
-from typing import Any
-
-from playwright.sync_api import Browser, Page, expect, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
+from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.getters.builtin import local_cache_path, vm_script_output
 from pytest_spider2v.registry import getters
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +120,9 @@ def validate_correct_url(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
 @contextmanager
 def guest_browser(ctx: TaskContext, spec: dict[str, Any]) -> Iterator[Browser | None]:
     """Playwright attached to the guest browser, or None when no browser answers."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
     port = int(spec.get("listening_port", DEVTOOLS_PORT))
     url = ctx.env.host_url(port)  # an unpublished port is a harness fault: let it raise
     with sync_playwright() as p:
@@ -131,6 +137,8 @@ def guest_browser(ctx: TaskContext, spec: dict[str, Any]) -> Iterator[Browser | 
 
 def open_page(browser: Browser, url: str) -> Page | None:
     """A new tab of the default context showing ``url``, or None when it cannot load."""
+    from playwright.sync_api import Error as PlaywrightError
+
     context = browser.contexts[0] if browser.contexts else browser.new_context()
     page = context.new_page()
     try:
@@ -165,6 +173,8 @@ def active_tab_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, str] | 
 def html_check(ctx: TaskContext, spec: dict[str, Any]) -> str:
     """Run the task's script (it prints a URL), open that URL, and require every selector in
     ``css_paths`` to be visible within ``timeout`` seconds."""
+    from playwright.sync_api import expect
+
     url = vm_script_output(ctx, spec).strip()
     timeout_ms = float(spec.get("timeout", HTML_CHECK_TIMEOUT_S)) * 1000
     if not url:
@@ -189,6 +199,9 @@ def html_check(ctx: TaskContext, spec: dict[str, Any]) -> str:
 def find_home_page(ctx: TaskContext, spec: dict[str, Any], app: str, url: str, title: str, home: str) -> str:
     """``"Find <app> home page succeed"`` if some tab's URL starts with ``url`` (localhost and
     127.0.0.1 alike), its title contains ``title`` (any case) and the ``home`` link is visible."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
     failed = f"Find {app} home page failed"
     target = url.replace("127.0.0.1", "localhost")
     with guest_browser(ctx, spec) as browser:
@@ -232,6 +245,9 @@ METABASE_TEXT_TRIES, METABASE_TEXT_INTERVAL = 3, 3.0
 @getters.register("metabase_question_sql")
 def metabase_question_sql(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
     """SQL of the Metabase question open in the browser, lower-cased, whitespace collapsed."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import expect
+
     with guest_browser(ctx, spec) as browser:
         if browser is None or not browser.contexts:
             return None

@@ -3,6 +3,8 @@
 Used by the dbt tasks: after ``dbt run`` the project's database must hold the same tables and
 views, with the same columns (``PRAGMA table_info``) and, for ``*-content`` checks, the same
 rows in the same order. Both files are opened read-only so scoring never changes them.
+
+``duckdb`` is imported by the metric, not at start-up, when every metric is registered.
 """
 
 from __future__ import annotations
@@ -13,8 +15,6 @@ from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 from typing import Any, Protocol
-
-import duckdb
 
 from pytest_spider2v.registry import metrics
 
@@ -57,6 +57,8 @@ class _Database:
         self.db_type = db_type
         self.schema_name = schema_name
         if db_type == "duckdb":
+            import duckdb
+
             self.conn: _Connection = duckdb.connect(str(path), read_only=True)
             # names are qualified with the catalog too: dbt names the schema like the file
             self.catalog = self.conn.execute("SELECT current_database()").fetchone()[0]
@@ -132,6 +134,8 @@ def check_local_database(
         raise ValueError(f"check_local_database: unsupported db_type {db_type!r} (duckdb or sqlite3)")
     if schema_name and db_type != "duckdb":
         raise ValueError("check_local_database: schema_name is only supported for duckdb")
+    import duckdb
+
     checks = expand_check_types(check_type)
     result_path, expected_path = existing_file(result, "result"), existing_file(expected, "expected")
     if result_path is None or expected_path is None:

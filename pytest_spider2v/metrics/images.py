@@ -3,20 +3,25 @@
 The histogram metrics reproduce OpenCV's ``calcHist`` / ``normalize(NORM_MINMAX)`` /
 ``compareHist(HISTCMP_CORREL)`` pipeline with numpy, so that scores match the original's
 without depending on OpenCV. A missing or undecodable image scores 0 with the reason logged.
+
+Pillow, numpy and scikit-image are imported inside the functions: every metric is registered at
+start-up (collection checks task files against the names), and only runs that score images
+should pay for loading them.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-
-import numpy as np
-from PIL import Image, ImageChops
-from skimage.metrics import structural_similarity
+from typing import TYPE_CHECKING
 
 from pytest_spider2v.registry import metrics
 
 from .files import FileArg, existing_file
+
+if TYPE_CHECKING:
+    import numpy as np
+    from PIL import Image
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +31,8 @@ METABASE_CORRELATION_THRESHOLD = 0.91
 
 def _open_image(path: FileArg, role: str) -> Image.Image | None:
     """The decoded image at ``path``, or None (logged) if it is missing or not an image."""
+    from PIL import Image
+
     resolved = existing_file(path, role)
     if resolved is None:
         return None
@@ -42,6 +49,10 @@ def _open_image(path: FileArg, role: str) -> Image.Image | None:
 def compare_images(result: FileArg, expected: FileArg) -> float:
     """1.0 if the grayscale SSIM of the two images exceeds 0.98, after resizing both (Lanczos) to
     the smaller one's size (the smaller ``(width, height)`` tuple, as the original)."""
+    import numpy as np
+    from PIL import Image
+    from skimage.metrics import structural_similarity
+
     a, b = _open_image(result, "result"), _open_image(expected, "expected")
     if a is None or b is None:
         return 0.0
@@ -62,6 +73,8 @@ def compare_images(result: FileArg, expected: FileArg) -> float:
 def _green_histogram(image: Image.Image) -> np.ndarray:
     """256-bin histogram of channel 1 (green; OpenCV's BGR order has it at the same index),
     min-max normalised to [0, 1] as float32 like ``cv2.normalize``; a flat histogram becomes 0."""
+    import numpy as np
+
     green = np.asarray(image.convert("RGB"))[:, :, 1]
     counts = np.bincount(green.ravel(), minlength=256).astype(np.float64)
     low, high = counts.min(), counts.max()
@@ -73,6 +86,8 @@ def _green_histogram(image: Image.Image) -> np.ndarray:
 def _correlation(h1: np.ndarray, h2: np.ndarray) -> float:
     """OpenCV's HISTCMP_CORREL: Pearson correlation in double precision, 1.0 when either
     histogram has no variance."""
+    import numpy as np
+
     a, b = h1.astype(np.float64), h2.astype(np.float64)
     n = a.size
     s1, s2 = a.sum(), b.sum()
@@ -86,6 +101,8 @@ def _correlation(h1: np.ndarray, h2: np.ndarray) -> float:
 def _histogram_correlation(result: FileArg, expected: FileArg) -> float | None:
     """Green-channel histogram correlation after scaling the larger image (by ``(width,
     height)`` tuple) to the other's width, keeping its aspect ratio; None if an image is missing."""
+    from PIL import Image
+
     a, b = _open_image(result, "result"), _open_image(expected, "expected")
     if a is None or b is None:
         return None
@@ -128,6 +145,8 @@ def compare_image_list(result: FileArg | Sequence[FileArg], expected: FileArg | 
     """1.0 if every result image is pixel-identical to its expected image (same size, same mode,
     an all-zero difference). A single path compares as a one-item list; lists must be equally long
     (the original zipped them and ignored extra items)."""
+    from PIL import ImageChops
+
     results = list(result) if isinstance(result, (list, tuple)) else [result]
     expecteds = list(expected) if isinstance(expected, (list, tuple)) else [expected]
     if len(results) != len(expecteds):

@@ -4,6 +4,9 @@ Notebooks are read with ``nbformat`` (upgraded to format 4, multi-line fields jo
 string) so that a source or output saved as a list of lines equals the same text saved as one
 string; ``compare_ipynb_files`` reads the JSON as saved, because it compares the file's own key
 order. A notebook that is missing, not JSON or not a notebook scores 0 with the reason logged.
+
+``nbformat`` (and jsonschema under it) is imported by the readers, not at start-up: every metric
+is registered when the plugin loads, and only runs that score notebooks should pay for it.
 """
 
 from __future__ import annotations
@@ -11,14 +14,14 @@ from __future__ import annotations
 import json
 import logging
 import warnings
-from typing import Any
-
-import nbformat
-from nbformat.v4.rwbase import rejoin_lines
+from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.registry import metrics
 
 from .files import FileArg, read_text
+
+if TYPE_CHECKING:
+    import nbformat
 
 logger = logging.getLogger(__name__)
 
@@ -27,6 +30,8 @@ _PIP_NOISE = ("Requirement already satisfied:", "Successfully installed")
 
 def _read_notebook(path: FileArg, role: str) -> nbformat.NotebookNode | None:
     """The notebook at ``path`` in format 4, or None (logged) if it cannot be read as one."""
+    import nbformat
+
     text = read_text(path, role)
     if text is None:
         return None
@@ -166,6 +171,9 @@ def are_jupyter_outputs_cleared(result: FileArg, rules: dict[str, list[int]], *,
 def _read_raw_notebook(path: FileArg, role: str) -> nbformat.NotebookNode | None:
     """The notebook's top-level JSON object as saved (key order kept, nothing upgraded or
     added: nbformat's reader would invent cell ids), with multi-line fields joined."""
+    import nbformat
+    from nbformat.v4.rwbase import rejoin_lines
+
     text = read_text(path, role)
     if text is None:
         return None

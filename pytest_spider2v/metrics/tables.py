@@ -1,4 +1,9 @@
-"""Metrics over tabular files: ``compare_csv`` (line lists) and ``compare_table`` (workbooks)."""
+"""Metrics over tabular files: ``compare_csv`` (line lists) and ``compare_table`` (workbooks).
+
+The workbook machinery (openpyxl, pandas, formulas: :mod:`.table_rules`, :mod:`.workbooks` and
+the modules under them) is imported by ``compare_table`` when it runs, not at start-up, when
+every metric is registered.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +13,6 @@ from typing import Any
 from pytest_spider2v.registry import metrics
 
 from .files import FileArg, existing_file, first_line_difference, read_text
-from .table_rules import RULES, validate_rules
-from .workbooks import Book, BookPair, WorkbookError
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +54,9 @@ def compare_table(result: FileArg, expected: FileArg = None, *, rules: list[dict
     type or a rule missing its keys raises, because the task itself is broken. A missing or
     unreadable workbook, or a sheet a rule addresses that is not there, scores 0 with a log.
     """
+    from .table_rules import RULES, validate_rules
+    from .workbooks import Book, BookPair, WorkbookError
+
     validate_rules(rules)
     result_path = existing_file(result, "result")
     if result_path is None:

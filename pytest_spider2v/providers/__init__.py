@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..environment import Environment
+from ..registry import providers
 
 #: environment variable naming the controller process that owns a run's environments
 OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
@@ -69,4 +70,12 @@ def owner_alive(token: str) -> bool:
     return _start_time(int(pid)) == start
 
 
-from . import docker  # noqa: E402,F401  (registers the "docker" provider)
+def docker_provider(owner: str, worker: str, **options: Any) -> Provider:
+    """The ``docker`` registry entry, importing :mod:`.docker` (the Docker SDK, requests,
+    urllib3) only when a run makes a provider: collection and the controller never need it."""
+    from .docker import factory
+
+    return factory(owner, worker, **options)
+
+
+providers.add("docker", docker_provider)

@@ -2,6 +2,8 @@
 
 A 1920x1080 PNG screenshot is ~1-3 MB; downscaled to 1280 px and stored as a JPEG (quality 70) it
 is ~100 KB, which keeps a report with hundreds of steps openable in a browser.
+
+Pillow is imported when a report is written, not when the plugin loads.
 """
 
 from __future__ import annotations
@@ -10,14 +12,14 @@ import base64
 import io
 from pathlib import Path
 
-from PIL import Image, UnidentifiedImageError
-
 MAX_WIDTH = 1280
 JPEG_QUALITY = 70
 
 
 def jpeg_data_uri(path: Path, max_width: int = MAX_WIDTH, quality: int = JPEG_QUALITY) -> str | None:
     """The image at ``path`` as a ``data:image/jpeg;base64,...`` URI, or None if it is missing/unreadable."""
+    from PIL import Image, UnidentifiedImageError
+
     try:
         with Image.open(path) as image:
             image = image.convert("RGB")

@@ -7,21 +7,24 @@ The host then attaches Playwright to open the task's start pages.
 The original opens ``https://www.bing.com/`` in most tasks as a cosmetic start page. There is
 no internet here, and a page that cannot load would hold the step for the whole 60 s goto
 timeout, so pages that need the internet are replaced by ``about:blank`` (and logged).
+
+Playwright and httpx are imported inside the functions that use them: setup steps are registered
+at start-up, and only runs that drive a browser should pay for loading them.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-import httpx
-from playwright.sync_api import Browser, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +57,8 @@ def browser_command(debugging_port: int, full_screen: bool, incognito: bool) -> 
 
 def wait_for_devtools(url: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """Poll the DevTools version endpoint: cheaper and clearer than retrying a CDP connect."""
+    import httpx
+
     deadline = time.monotonic() + timeout
     last = "no answer"
     while time.monotonic() < deadline:
@@ -74,6 +79,8 @@ def open_tabs(browser: Browser, urls: list[str]) -> None:
     The original closes ``pages[0]``, the browser's start tab. We close whatever we did not
     open, because right after start-up the start tab may attach only after our first tab.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     context = browser.contexts[0]
     opened = []
     for url in urls:
@@ -112,5 +119,7 @@ def google_chrome_browser(
     wait_for_devtools(url)
     if not urls:
         return
+    from playwright.sync_api import sync_playwright
+
     with sync_playwright() as p:
         open_tabs(p.chromium.connect_over_cdp(url), urls)

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-from playwright.sync_api import Browser, Page, sync_playwright
-from playwright.sync_api import Error as PlaywrightError
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.chrome import GOTO_TIMEOUT_MS, wait_for_devtools
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 logger = logging.getLogger(__name__)
 
@@ -74,6 +75,8 @@ def wait_for_login_form(page: Page, tries: int = LOGIN_TRIES, wait_ms: int = LOG
 
     False when the page shows a signed-in session instead (there is nothing to sign in to).
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     last = "no attempt"
     for attempt in range(tries):
         try:
@@ -107,6 +110,8 @@ def sign_in(page: Page, username: str, password: str) -> None:
 
 def settle(page: Page) -> None:
     """Wait until the page's own requests are done (the DAGs list loads its rows by XHR)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     try:
         page.wait_for_load_state("networkidle", timeout=SETTLE_TIMEOUT_MS)
     except PlaywrightError as exc:
@@ -120,6 +125,8 @@ def quiet_dags_list(page: Page) -> None:
     after the page's load event, so two resets would not give the same first screen. The agent
     can switch it back on; the grid and graph views refresh on their own as before.
     """
+    from playwright.sync_api import Error as PlaywrightError
+
     try:
         page.evaluate(f"localStorage.setItem({AUTO_REFRESH_KEY!r}, 'true')")
         if page.query_selector(AUTO_REFRESH_ON) is not None:
@@ -131,6 +138,8 @@ def quiet_dags_list(page: Page) -> None:
 
 def open_airflow(browser: Browser, url: str, actions: list[str], username: str, password: str) -> None:
     """New tab at ``url``, run the actions, close every other tab (the original's first tab)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     context = browser.contexts[0] if browser.contexts else browser.new_context()
     page = context.new_page()
     try:
@@ -159,6 +168,8 @@ def astro_webui_init(
     password: str = "admin",
 ) -> None:
     """Open the Airflow UI in the guest browser and sign in (``actions: ["login"]``)."""
+    from playwright.sync_api import sync_playwright
+
     target = normalise_url(url)
     todo = normalise_actions(actions)
     cdp = ctx.env.host_url(int(listening_port))

@@ -30,16 +30,16 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
-
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.chrome import wait_for_devtools
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 logger = logging.getLogger(__name__)
 
@@ -121,6 +121,8 @@ def matches(page_address: str, url: str) -> bool:
 def find_or_open_page(context, url: str, target: str, tries: int = PAGE_TRIES, interval: float = PAGE_INTERVAL) -> Page:
     """The tab already showing the UI, or a new one loading ``target`` (retried while the
     web server is still coming up)."""
+    from playwright.sync_api import Error as PlaywrightError
+
     for page in context.pages:
         if matches(page.url, url):
             page.bring_to_front()
@@ -140,6 +142,8 @@ def find_or_open_page(context, url: str, target: str, tries: int = PAGE_TRIES, i
 
 def close_popups(page: Page) -> int:
     """Click every visible Skip / Dismiss / Close button; returns how many were clicked."""
+    from playwright.sync_api import Error as PlaywrightError
+
     clicked = 0
     for name in POPUP_BUTTONS:
         buttons = page.get_by_role("button", name=name, exact=True)
@@ -157,6 +161,8 @@ def close_popups(page: Page) -> int:
 def materialize_assets(page: Page, url: str, timeout: float = MATERIALIZE_TIMEOUT) -> None:
     """Reload the definitions, select every asset in the catalogue, materialize them, and wait
     until none of them is left unmaterialized."""
+    from playwright.sync_api import Error as PlaywrightError
+
     page.goto(page_url(url, "/assets"), timeout=GOTO_TIMEOUT_MS)
     reload = page.get_by_role("button", name="Reload definitions")
     try:
@@ -186,6 +192,8 @@ def wait_for_spinners(page: Page, timeout: float = WAIT_FOR_TIMEOUT) -> None:
     """Wait until no Dagster loading spinner shows: asset nodes fetch their live state after the
     graph has rendered, and a page covered by another window (gedit) stops updating, so a
     spinner left at that moment would stay on the first screen."""
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout
     spinners = page.locator(".bp5-spinner")
     while time.monotonic() < deadline:
@@ -219,6 +227,9 @@ def dagster_webui_init(
     wait_for: str | None = None,
 ) -> None:
     """Find or open the Dagster UI tab, run the actions, and wait for ``wait_for`` if given."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
     parsed = parse_actions(actions)
     if not url.startswith(("http://", "https://")):
         raise StepError(f"dagster_webui_init: url must be an http(s) address, got {url!r}")

@@ -16,16 +16,17 @@ from __future__ import annotations
 import logging
 import posixpath
 import time
+from typing import TYPE_CHECKING
 from urllib.parse import quote
-
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import setup_steps
 
 from ..builtin import StepError
 from ..chrome import browser_command, open_tabs, wait_for_devtools
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +128,8 @@ def notebook_url(path: str, port: int = DEFAULT_PORT, root_dir: str = ROOT_DIR) 
 
 def wait_until_ready(page: Page, path: str, kernel: bool, timeout: float) -> None:
     """Poll the page until the ready condition holds twice, ``STABLE_SECONDS`` apart."""
+    from playwright.sync_api import Error as PlaywrightError
+
     deadline = time.monotonic() + timeout
     state: object = "not checked"
     held_since: float | None = None
@@ -159,6 +162,8 @@ def jupyterlab_open_notebook(
     """Open ``path`` in JupyterLab in the guest Chromium and wait until it is rendered (and, for a
     notebook with ``kernel``, its kernel idle). Chromium stays open with DevTools on
     ``listening_port``, like ``google_chrome_browser`` leaves it."""
+    from playwright.sync_api import sync_playwright
+
     url = notebook_url(path, port, root_dir)
     relative = lab_path(path, root_dir)
     timeout = float(timeout)

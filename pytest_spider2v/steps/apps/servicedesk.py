@@ -12,9 +12,6 @@ import logging
 import time
 from urllib.parse import urljoin, urlsplit
 
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
-
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
@@ -67,6 +64,9 @@ def rt_webui_init(
     ``wait_for`` is a CSS selector that must be visible before the step returns (default: RT's
     page header). Login is retried while the server is still warming up.
     """
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
     target = start_page_url(url, page)
     login_url = start_page_url(url, None)
     cdp = ctx.env.host_url(listening_port)

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-
-from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, sync_playwright
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.environment import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.chrome import GOTO_TIMEOUT_MS, wait_for_devtools
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 logger = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ def find_tab(pages: list, url: str):
 
 def sign_in(page: Page, url: str, username: str, password: str) -> None:
     """Fill Superset's sign-in form, retrying like the original, and wait for the app page."""
+    from playwright.sync_api import Error as PlaywrightError
+
     last = "no attempt"
     for attempt in range(1, LOGIN_TRIES + 1):
         try:
@@ -107,6 +110,9 @@ def superset_webui_init(
     password: str = "admin",
 ) -> None:
     """Open the Superset web UI in the guest browser, signed in as admin (original semantics)."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
     normalise_url(url)  # fail on a bad URL before touching the browser
     cdp = ctx.env.host_url(listening_port)
     wait_for_devtools(cdp)
