@@ -31,8 +31,8 @@ def table(tasks: list[Task], base: Path) -> str:
     rows = ["| task | apps | category | difficulty (steps) | interface |", "|---|---|---|---|---|"]
     for task in tasks:
         link = Path(os.path.relpath(task.folder, base)).as_posix()
-        apps = ", ".join(task.spec.related_apps)
-        rows.append(f"| [{task.app}/{task.id}]({link}) | {apps} | {task.category} | "
+        task_apps = ", ".join(task.spec.related_apps)
+        rows.append(f"| [{task.app}/{task.id}]({link}) | {task_apps} | {task.category} | "
                     f"{task.difficulty} ({task.spec.action_number}) | {task.interface} |")
     apps = Counter(app for task in tasks for app in task.spec.related_apps)
     levels = Counter(task.difficulty for task in tasks)

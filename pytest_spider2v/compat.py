@@ -117,7 +117,7 @@ def unknown_names(raw: Any) -> list[tuple[str, str]]:
     if not isinstance(raw, dict):
         return []
     found: list[tuple[Registry[Any], Any]] = []
-    evaluator = raw.get("evaluator") if isinstance(raw.get("evaluator"), dict) else {}
+    evaluator: dict[str, Any] = raw["evaluator"] if isinstance(raw.get("evaluator"), dict) else {}
     for step in [*_as_list(raw.get("config")), *_as_list(evaluator.get("postconfig"))]:
         if isinstance(step, dict):
             found.append((setup_steps, step.get("type")))

@@ -51,7 +51,7 @@ class Registry(Generic[T]):
         """Decorator: ``@metrics.register()`` uses the function's own name."""
 
         def decorate(obj: T) -> T:
-            self.add(name or obj.__name__, obj, **meta)
+            self.add(name or obj.__name__, obj, **meta)  # type: ignore[attr-defined]  # functions and classes
             return obj
 
         return decorate

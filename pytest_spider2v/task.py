@@ -16,11 +16,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .registry import check_parameters, getters, metrics, setup_steps
+from .registry import Registry, check_parameters, getters, metrics, setup_steps
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 PROJECT_FILE = "task.json"
 VERBOSE_FILE = "verbose_instruction.txt"
@@ -260,7 +263,7 @@ def _loc(loc: tuple[Any, ...]) -> str:
     return out
 
 
-def _pydantic_message(err: dict[str, Any], count: int) -> str:
+def _pydantic_message(err: ErrorDetails, count: int) -> str:
     msg = err["msg"]
     if err["type"] == "missing":
         msg = "required key is missing"
@@ -328,7 +331,7 @@ def unavailable_reasons(task: Task, settings_dir: Path | None) -> list[str]:
     if task.account and settings_dir is None:
         reasons.append("needs cloud account settings; pass --settings-dir (or set SPIDER2V_SETTINGS_DIR)")
     ev = task.spec.evaluator
-    named = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
+    named: list[tuple[Registry[Any], str]] = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
     named += [(metrics, f) for f in (ev.func if isinstance(ev.func, list) else [ev.func]) if f != "infeasible"]
     for slot in (ev.result, ev.expected):
         named += [(getters, g.type) for g in (slot if isinstance(slot, list) else [slot]) if g is not None]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.util
 import json
 import os
 import shutil
@@ -30,11 +29,12 @@ from typing import Any
 
 import docker
 from docker.errors import APIError, DockerException, ImageNotFound
+from docker.models.images import Image
 
 from . import ENVIRONMENTS_DIR, image_name, load_snapshots, recipe_parent
 
 #: the guest server package, copied into every build context (located, never imported)
-GUEST_DIR = Path(importlib.util.find_spec("pytest_spider2v.guest").submodule_search_locations[0])
+GUEST_DIR = Path(__file__).resolve().parent.parent / "guest"
 BASE_IMAGE = "spider2v/base:bookworm"
 UPSTREAM_BASE = "debian:bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
@@ -53,14 +53,14 @@ def _log(message: str) -> None:
 
 
 # -- base image ---------------------------------------------------------------------------------
-def _image_or_none(client: docker.DockerClient, name: str):
+def _image_or_none(client: docker.DockerClient, name: str) -> Image | None:
     try:
         return client.images.get(name)
     except ImageNotFound:
         return None
 
 
-def _try_pull(name: str, timeout: float) -> bool:
+def _try_pull(name: str, timeout: int) -> bool:
     """Pull with a short timeout: offline machines answer fast, slow ones are not waited on."""
     repo, tag = name.split(":")
     try:
@@ -97,7 +97,7 @@ def _debootstrap_base(client: docker.DockerClient, mirror: str) -> None:
         )
 
 
-def ensure_base(client: docker.DockerClient, mirror: str = DEFAULT_MIRROR, pull_timeout: float = 20) -> str:
+def ensure_base(client: docker.DockerClient, mirror: str = DEFAULT_MIRROR, pull_timeout: int = 20) -> str:
     """Name of a Debian bookworm image to build on, making one if none exists."""
     for name in (UPSTREAM_BASE, BASE_IMAGE):
         if _image_or_none(client, name) is not None:
@@ -173,7 +173,7 @@ def build_recipe(client: docker.DockerClient, recipe: str, base: str, environmen
     with tempfile.TemporaryDirectory(prefix=f"spider2v-{recipe}-") as tmp:
         context = Path(tmp)
         assemble_context(recipe_dir, context)
-        digest = context_hash(context, client.images.get(base).id)
+        digest = context_hash(context, str(client.images.get(base).id))
         existing = _image_or_none(client, tag)
         reused = not (force or nocache) and existing is not None and existing.labels.get(HASH_LABEL) == digest
         if reused:
@@ -183,7 +183,7 @@ def build_recipe(client: docker.DockerClient, recipe: str, base: str, environmen
             labels = {"pytest-spider2v": "1", "pytest-spider2v.recipe": recipe, HASH_LABEL: digest}
             _stream_build(client, context, tag, base, labels, nocache)
             if existing is not None and existing.id != client.images.get(tag).id:
-                _drop_replaced(client, existing.id)
+                _drop_replaced(client, str(existing.id))
     image = client.images.get(tag)
     return {
         "image": tag,
