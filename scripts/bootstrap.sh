@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Prepare this machine for the benchmark: Docker engine (started if none runs), debootstrap,
-# a virtualenv with the project installed, and the environment images (reused when unchanged).
+# a virtualenv with the project installed (with the test and dev extras: pytest-xdist, tox), and
+# the environment images (reused when unchanged).
 # Safe to run again: each step only does what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,6 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e .
+.venv/bin/python -m pip install -q -e ".[dev]"
 
 .venv/bin/spider2v-build
