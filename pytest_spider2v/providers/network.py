@@ -52,12 +52,18 @@ def container_address(network: Network, attrs: dict) -> str | None:
 
 
 def remove_isolated(network: Network) -> None:
-    """Remove the network, then its rule; the network's containers must be gone already."""
+    """Remove the network, then its rule; the network's containers must be gone already.
+
+    A network Docker will not remove yet (a container still being removed by someone else)
+    keeps its rule and is left to the next run's stale cleanup.
+    """
     bridge = (network.attrs.get("Options") or {}).get(BRIDGE_OPTION, "")
     try:
         network.remove()
     except NotFound:
         pass
+    except DockerException:
+        return
     if bridge.startswith(BRIDGE_PREFIX):
         try:
             _input_rule("-D", bridge)
