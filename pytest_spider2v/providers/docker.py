@@ -28,7 +28,6 @@ from docker.models.networks import Network
 
 from ..environment import Environment, EnvironmentFault
 from ..environments import ENVIRONMENTS_DIR, Snapshot, load_snapshots
-from ..registry import providers
 from . import owner_alive
 from .guard import DockerEnvironment, LimitGuard
 from .limits import Limits, snapshot_limits
@@ -299,8 +298,5 @@ class DockerProvider:
 
 
 def factory(owner: str, worker: str, **options) -> DockerProvider:
-    """``providers`` registry entry: one provider per pytest worker."""
+    """One provider per pytest worker; the ``providers`` registry entry (in :mod:`.`) calls it."""
     return DockerProvider(owner, worker, **options)
-
-
-providers.add("docker", factory)
