@@ -20,6 +20,7 @@ import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import docker
 from docker.errors import DockerException, ImageNotFound, NotFound
@@ -171,10 +172,6 @@ class DockerProvider:
 
     def _run(self, spec: Snapshot, *, spare: bool = False) -> Container:
         name = f"spider2v-{self.worker}-{uuid.uuid4().hex[:8]}"
-        if self.network is not None:
-            networking: dict = {"network": self.network.name}
-        else:
-            networking = {"ports": {f"{port}/tcp": ("127.0.0.1",) for port in spec.ports}}
         try:
             container = self.client.containers.run(
                 spec.image,
@@ -186,7 +183,9 @@ class DockerProvider:
                 init=True,
                 shm_size=self.shm_size,
                 labels={**self._labels(), SNAPSHOT_LABEL: spec.name},
-                **networking,
+                # an isolated network cannot publish ports: the host uses the container's address
+                network=None if self.network is None else self.network.name,
+                ports=self._published(spec) if self.network is None else None,
                 **self.limits_of(spec.name).docker_options(self.host_cpus),
             )
         except DockerException as exc:
@@ -195,10 +194,15 @@ class DockerProvider:
             (self._spares if spare else self._containers)[spec.name if spare else name] = container
         return container
 
+    @staticmethod
+    def _published(spec: Snapshot) -> dict[str, Any]:
+        """Guest ports published on 127.0.0.1 at host ports Docker picks (``(ip,)``: any port)."""
+        return {f"{port}/tcp": ("127.0.0.1",) for port in spec.ports}
+
     def _environment(self, container: Container, spec: Snapshot) -> DockerEnvironment:
         host, ports = self._guest_ports(container, spec)
         guard = LimitGuard(container, self.limits_of(spec.name))
-        return DockerEnvironment(container.name, f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
+        return DockerEnvironment(str(container.name), f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
                                  host=host, guard=guard)
 
     def _guest_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> tuple[str, dict[int, int]]:
@@ -269,7 +273,7 @@ class DockerProvider:
             self._remove(container)
             return None
         with self._lock:
-            self._containers[container.name] = container
+            self._containers[str(container.name)] = container
         return container
 
     def _labels(self) -> dict[str, str]:
@@ -297,6 +301,6 @@ class DockerProvider:
             return "(no logs)"
 
 
-def factory(owner: str, worker: str, **options) -> DockerProvider:
+def factory(owner: str, worker: str, **options: Any) -> DockerProvider:
     """One provider per pytest worker; the ``providers`` registry entry (in :mod:`.`) calls it."""
     return DockerProvider(owner, worker, **options)

@@ -11,6 +11,7 @@ limit was hit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import httpx
 from docker.errors import DockerException
@@ -41,7 +42,7 @@ class LimitGuard:
     def __init__(self, container: Container, limits: Limits) -> None:
         self.container = container
         self.limits = limits
-        self.cgroups = ContainerCgroups.of_process(container.attrs["State"]["Pid"], container.id)
+        self.cgroups = ContainerCgroups.of_process(container.attrs["State"]["Pid"], str(container.id))
 
     def breach(self, *, inspect: bool = False) -> str | None:
         """The limit hit, if any; ``inspect`` also asks Docker (slower: for when a request failed)."""
@@ -72,7 +73,7 @@ class DockerEnvironment(Environment):
         except KeyError:
             raise EnvironmentFault(f"{self.name}: guest port {guest_port} is not published") from None
 
-    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw) -> httpx.Response:
+    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw: Any) -> httpx.Response:
         # Checked before, too: after a fork bomb the guest may hang rather than fail.
         self._check_limits()
         try:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import yaml
 
@@ -44,6 +44,15 @@ def format_memory(size: int) -> str:
         if size % _UNITS[suffix] == 0:
             return f"{size // _UNITS[suffix]}{suffix}"
     return str(size)
+
+
+class DockerLimits(TypedDict, total=False):
+    """The limit keywords of ``containers.run``."""
+
+    mem_limit: int
+    memswap_limit: int
+    nano_cpus: int
+    pids_limit: int
 
 
 @dataclass(frozen=True)
@@ -84,24 +93,24 @@ class Limits:
 
     def over(self, base: Limits) -> Limits:
         """These limits where set, ``base`` elsewhere."""
-        return Limits(*(base_value if value is None else value
-                        for value, base_value in zip(self._values(), base._values(), strict=True)))
+        return Limits(
+            memory=base.memory if self.memory is None else self.memory,
+            cpus=base.cpus if self.cpus is None else self.cpus,
+            pids=base.pids if self.pids is None else self.pids,
+        )
 
-    def docker_options(self, host_cpus: int) -> dict[str, int]:
+    def docker_options(self, host_cpus: int) -> DockerLimits:
         """Keyword arguments of ``containers.run``. CPUs are capped at the daemon's count, which
         Docker would otherwise refuse: a default of two CPUs on a one-CPU host means all of it."""
-        options: dict[str, int] = {}
+        options: DockerLimits = {}
         if self.memory:
             # the same value as memory+swap: no swap, so a hog is stopped rather than slowed to a crawl
-            options.update(mem_limit=self.memory, memswap_limit=self.memory)
+            options["mem_limit"] = options["memswap_limit"] = self.memory
         if self.cpus:
             options["nano_cpus"] = int(min(self.cpus, host_cpus) * 1e9)
         if self.pids:
             options["pids_limit"] = self.pids
         return options
-
-    def _values(self) -> tuple[int | float | None, ...]:
-        return self.memory, self.cpus, self.pids
 
 
 def snapshot_limits(path: Path) -> dict[str, Limits]:
