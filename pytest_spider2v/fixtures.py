@@ -35,6 +35,16 @@ def agent_options(config: pytest.Config) -> dict[str, str]:
     return options
 
 
+def provider_options(config: pytest.Config) -> dict[str, Any]:
+    """The environment limits and isolation given on the command line, and only those: a
+    provider that knows none of them (a third-party one) still works for runs that set none."""
+    given = {key: config.getoption(f"spider2v_env_{key}") for key in ("memory", "cpus", "pids")}
+    options: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
+    if config.getoption("spider2v_isolate_network"):
+        options["isolate_network"] = True
+    return options
+
+
 def agent_name(item: pytest.Item) -> str:
     """``--agent``, unless the item is a ``--validate`` check that names its own agent."""
     check = getattr(item, "check", None)
@@ -46,7 +56,7 @@ def spider2v_provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
     """This worker's environment provider; removes a crashed run's leftovers first."""
     name = request.config.getoption("spider2v_provider")
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    provider = providers.get(name)(owner=os.environ[OWNER_ENV], worker=worker)
+    provider = providers.get(name)(owner=os.environ[OWNER_ENV], worker=worker, **provider_options(request.config))
     provider.cleanup_stale()
     try:
         yield provider
@@ -95,6 +105,7 @@ def _public_settings(config: pytest.Config) -> dict[str, Any]:
         "task_timeout": config.getoption("spider2v_task_timeout"),
         "sleep_after_action": config.getoption("spider2v_sleep_after_action"),
         "retries": config.getoption("spider2v_retries"),
+        "environment": provider_options(config),
         "agent_options": {k: ("***" if SECRET_NAME.search(k) else v) for k, v in options.items()},
     }
 
