@@ -27,8 +27,8 @@ def _nodes(node, depth=0):
         yield from _nodes(child, depth + 1)
 
 
-def find_all(role, name=None, contains=False):
-    """Centres of the visible Chromium accessibles with this role (and name, if given)."""
+def _visible(role, name=None, contains=False):
+    """(accessible, centre) of the visible Chromium accessibles with this role (and name, if given)."""
     hits = []
     desktop = pyatspi.Registry.getDesktop(0)
     for i in range(desktop.childCount):
@@ -49,8 +49,13 @@ def find_all(role, name=None, contains=False):
             except Exception:
                 continue
             if e.width > 0 and e.height > 0 and 0 <= e.y < 1080 and 0 <= e.x < 1920:
-                hits.append((e.x + e.width // 2, e.y + e.height // 2))
+                hits.append((node, (e.x + e.width // 2, e.y + e.height // 2)))
     return hits
+
+
+def find_all(role, name=None, contains=False):
+    """Centres of the visible Chromium accessibles with this role (and name, if given)."""
+    return [centre for _, centre in _visible(role, name, contains)]
 
 
 def find(role, name=None, timeout=60.0, contains=False, index=0, near_y=None):
@@ -71,6 +76,28 @@ def click(role, name=None, **kw):
     x, y = find(role, name, **kw)
     pyautogui.click(x, y)
     return x, y
+
+
+def type_into(name, text, timeout=60.0):
+    """Replace the text of the entry whose name contains name, until it reads text: a form page
+    still starting up can put its default value back around keys typed too early."""
+    deadline = time.time() + timeout
+    while True:
+        hits = _visible("entry", name, contains=True)
+        if hits:
+            node, (x, y) = hits[0]
+            pyautogui.click(x, y)
+            pyautogui.hotkey("ctrl", "a")
+            pyautogui.typewrite(text, interval=0.02)
+            time.sleep(1)
+            try:
+                if node.queryText().getText(0, -1) == text:
+                    return
+            except Exception:
+                pass
+        if time.time() > deadline:
+            raise TimeoutError(f"the entry {name!r} does not take {text!r}")
+        time.sleep(0.5)
 
 
 def dag_switch(dag_id, timeout=60.0):

@@ -12,11 +12,8 @@ click("section", "Trigger DAG")
 click("link", "Trigger DAG w/ config")
 
 # %% set the region parameter to APAC and trigger the run
-from airflow_ui import click, find
-x, y = find("entry", "region", contains=True)
-pyautogui.click(x, y)
-pyautogui.hotkey("ctrl", "a")
-pyautogui.typewrite("APAC", interval=0.02)
+from airflow_ui import click, type_into
+type_into("region", "APAC")
 time.sleep(0.3)
 click("push button", "Trigger")
 
