@@ -188,6 +188,27 @@ def materialize_assets(page: Page, url: str, timeout: float = MATERIALIZE_TIMEOU
     raise StepError(f"dagster_webui_init: assets were not all materialized within {timeout:.0f}s")
 
 
+#: The title of Dagster's HTML shell; each page replaces it with its own once its route renders.
+SHELL_TITLE = "Dagster"
+
+
+def wait_for_route_title(page: Page, timeout: float = WAIT_FOR_TIMEOUT) -> None:
+    """Wait until the page has set its own title ("Global Asset Lineage", ...): the tab and window
+    titles agents see follow it, and a window covered next (gedit) would keep the shell's title
+    in the first screen of one reset and not of another."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if page.title() != SHELL_TITLE:
+                return
+        except PlaywrightError:
+            pass
+        page.wait_for_timeout(250)
+    logger.warning("dagster_webui_init: %s kept the title %r for %.0fs", page.url, SHELL_TITLE, timeout)
+
+
 def wait_for_spinners(page: Page, timeout: float = WAIT_FOR_TIMEOUT) -> None:
     """Wait until no Dagster loading spinner shows: asset nodes fetch their live state after the
     graph has rendered, and a page covered by another window (gedit) stops updating, so a
@@ -246,6 +267,7 @@ def dagster_webui_init(
             except PlaywrightError as exc:
                 raise StepError(f"dagster_webui_init: {wait_for!r} did not show on {page.url}: {exc}") from None
             wait_for_spinners(page)
+            wait_for_route_title(page)
             page.wait_for_timeout(SETTLE_MS)
         # Chromium greys the reload button's menu in and out with "a debugger is attached"
         # but refreshes it only on the tab's next navigation event, so without one the first
