@@ -133,7 +133,6 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
             sleep_after_action=config.getoption("spider2v_sleep_after_action"),
         ),
         retries=config.getoption("spider2v_retries"),
-        resume=config.getoption("spider2v_resume"),
     )
     run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, settings, spider2v_settings_dir)
     try:

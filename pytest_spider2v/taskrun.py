@@ -48,7 +48,6 @@ INFRASTRUCTURE_FAULTS: tuple[type[BaseException], ...] = (EnvironmentFault, Setu
 class RunSettings:
     episode: EpisodeSettings
     retries: int = 0  #: further attempts after an infrastructure fault
-    resume: bool = False  #: a finished record of the same agent is the outcome
 
 
 class TaskRun:
@@ -135,7 +134,8 @@ class TaskRun:
     # -- outcome --------------------------------------------------------------------------------
     def outcome(self) -> Evaluation:
         """The task's score and its explanation: the agent's episode, then the evaluation."""
-        result = recorded_outcome(self.record.result, self.agent_name) if self.settings.resume else None
+        # A record is finished before the episode only when --resume kept an earlier one.
+        result = recorded_outcome(self.record.result, self.agent_name)
         if result is not None:
             return Evaluation(float(result.score or 0.0), result.detail, result.evaluation)
         try:  # the agent first: one that cannot run here skips the task before any environment starts
