@@ -19,7 +19,7 @@ from .agent import agent_factory
 from .providers.limits import parse_memory
 from .scoring import Evaluation
 from .stash import RUN_DIR
-from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, is_task_file, load_tasks
+from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, in_spider2v_checkout, is_task_file, load_tasks
 from .validation import CHECKS, Check, check_task
 
 
@@ -92,6 +92,14 @@ def _fixed_markers() -> list[tuple[str, str]]:
     return words
 
 
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Files beside a Spider2-V task file are the task's data (DAGs, notebooks, a dagster
+    ``test_*.py`` its scripts run), never test modules of this session."""
+    if collection_path.is_file() and in_spider2v_checkout(collection_path) and not is_task_file(collection_path):
+        return True
+    return None
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if is_task_file(file_path):
         return TaskFile.from_parent(parent, path=file_path)
@@ -135,7 +143,8 @@ class TaskFile(pytest.Module):
             self.config.option.continue_on_collection_errors = True
             raise self.CollectError(str(exc)) from None
         if self.config.getoption("spider2v_validate"):
-            return [TaskItem.from_check(self, tasks[0], check) for check in CHECKS]
+            return [TaskItem.from_check(self, tasks[0], check) for check in CHECKS
+                    if tasks[0].layout == "project" or not check.project_only]
         return [TaskItem.from_task(self, task) for task in tasks]
 
 
@@ -159,7 +168,7 @@ class TaskItem(pytest.Function):
 
     @classmethod
     def from_check(cls, parent: TaskFile, task: Task, check: Check) -> TaskItem:
-        if check.solution:
+        if check.solution and task.layout == "project":
             path = task.folder / check.solution
             task = replace(task, solution=path if path.exists() else None)
         item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, check_task)

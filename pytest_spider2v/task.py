@@ -7,6 +7,8 @@ Two layouts are read:
   yields two tasks, the abstract and the verbose variant, as the paper's pairs.
 * **spider2v** -- ``<root>/evaluation_examples/examples/<app>/<id>/<id>.json`` as published.
   Host paths are relative to ``<root>``; the file is already one variant (its tags say which).
+  Its reference solution, written for this project, is ``solutions/<app>/<id>.py`` in this
+  package (:data:`SPIDER2V_SOLUTIONS`); other files in its folder are the task's data.
 
 Every problem is reported as a :class:`TaskFormatError` naming the file, the task and the field.
 """
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
 PROJECT_FILE = "task.json"
 VERBOSE_FILE = "verbose_instruction.txt"
 SOLUTION_FILE = "solution.py"
+SPIDER2V_SOLUTIONS = Path(__file__).parent / "solutions"
 VERBOSE_HEADER = "\nHere is a step-by-step tutorial from an expert instructing you how to complete it:\n"
 VERBOSE_FOOTER = (
     "\nYou can exactly follow the detailed plan above or proactively tackle the task based on the "
@@ -85,6 +88,17 @@ class EvaluatorSpec(BaseModel):
     options: dict[str, Any] | list[dict[str, Any] | None] | None = None
     conj: Literal["and", "or"] = "and"
     postconfig: list[StepSpec] = []
+
+    @field_validator("result", "expected", mode="before")
+    @classmethod
+    def _empty_getter_is_none(cls, value: Any) -> Any:
+        """``{}`` is how the original writes "no getter" (a metric with no expected state, in
+        a list of metrics); it reads it as ``None``, and so do we."""
+        if value == {}:
+            return None
+        if isinstance(value, list):
+            return [None if item == {} else item for item in value]
+        return value
 
 
 class TaskSpec(BaseModel):
@@ -198,6 +212,11 @@ def is_task_file(path: Path) -> bool:
     return path.stem == path.parent.name and _spider2v_root(path) is not None
 
 
+def in_spider2v_checkout(path: Path) -> bool:
+    """Whether the path lies in a Spider2-V checkout's ``evaluation_examples`` tree."""
+    return _spider2v_root(path) is not None
+
+
 def _spider2v_root(path: Path) -> Path | None:
     """The directory holding ``evaluation_examples`` above a Spider2-V task file."""
     for parent in path.parents:
@@ -222,7 +241,8 @@ def load_tasks(path: Path) -> list[Task]:
     assert root is not None
     variant = next((t for t in spec.tags if t in VARIANTS), "abstract")
     app = path.parent.parent.name
-    return [Task(spec, path, root, "spider2v", variant, spec.instruction, app)]
+    solution = SPIDER2V_SOLUTIONS / app / f"{spec.id}.py"
+    return [Task(spec, path, root, "spider2v", variant, spec.instruction, app, solution if solution.exists() else None)]
 
 
 def _project_variants(path: Path, spec: TaskSpec) -> list[Task]:

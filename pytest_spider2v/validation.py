@@ -4,10 +4,14 @@ Each task file gives three items, so failures are precise and ``--lf`` reruns on
 
 * ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
 * ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
-  (the evaluator checks the outcome, not merely that something happened);
+  (the evaluator checks the outcome, not merely that something happened); project tasks only;
 * ``[validate-reset]`` two resets must give the same first accessibility tree, clocks masked
   (setup is deterministic, so every agent starts from the same state), and the do-nothing
   agent, run from the second reset, must score 0 (the initial state is not a solution).
+
+A Spider2-V checkout's task gets the reference and reset checks; its reference solution is the
+one written here (:data:`~pytest_spider2v.task.SPIDER2V_SOLUTIONS`). Where none is written yet the
+reference check skips saying so, while a project task without ``solution.py`` fails.
 
 The noop episode reuses the reset check's second environment: a reset is the slowest part of a
 check (services to start, documents to load), and this saves one per task.
@@ -36,11 +40,12 @@ class Check:
     solution: str | None  #: solution file the agent replays, in the task folder
     expected: float  #: the score the check requires
     same_resets: bool = False  #: first compare the accessibility trees of two resets
+    project_only: bool = False  #: not for Spider2-V checkout tasks (no wrong solutions for them)
 
 
 CHECKS = (
     Check("reference", "oracle", "solution.py", 1.0),
-    Check("wrong", "oracle", "wrong_solution.py", 0.0),
+    Check("wrong", "oracle", "wrong_solution.py", 0.0, project_only=True),
     Check("reset", "noop", None, 0.0, same_resets=True),
 )
 
@@ -49,6 +54,9 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
     check: Check = request.node.check
     task = spider2v_run.task
     if check.solution and task.solution is None:
+        if task.layout == "spider2v":
+            pytest.skip(f"no reference solution written for {task.key} "
+                        f"(pytest_spider2v/solutions/{task.app}/{task.id}.py)")
         pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
     if check.same_resets:
         # The extra reset first, then the task's own, in which the episode below runs: one

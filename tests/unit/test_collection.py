@@ -163,3 +163,41 @@ def test_validate_gives_three_checks_per_task_file_not_per_variant(pytester: pyt
         "tasks/calc/sum-sales/task.json::sum-sales[validate-wrong]",
         "tasks/calc/sum-sales/task.json::sum-sales[validate-reset]",
     ]
+
+
+def write_checkout_task(root: Path, app: str, task: dict) -> Path:
+    folder = root / "checkout" / "evaluation_examples" / "examples" / app / task["id"]
+    folder.mkdir(parents=True)
+    path = folder / f"{task['id']}.json"
+    path.write_text(json.dumps(task), encoding="utf-8")
+    return path
+
+
+def test_an_empty_getter_in_a_checkout_task_means_none(pytester: pytest.Pytester) -> None:
+    # Four published snowflake tasks write "expected": [{...}, {}]: the second metric has no expected state.
+    task = {**TASK, "id": "two-metrics", "evaluator": {
+        "func": ["exact_match", "exact_match"],
+        "result": [{"type": "rule", "rules": "x"}, {"type": "rule", "rules": "y"}],
+        "expected": [{"type": "rule", "rules": {"expected": "x"}}, {}],
+    }}
+    write_checkout_task(pytester.path, "calc", task)
+    result = pytester.runpytest("checkout", "--collect-only", "-q")
+    assert collected(result) == ["checkout/evaluation_examples/examples/calc/two-metrics/two-metrics.json::two-metrics"]
+    assert result.ret == 0
+
+
+def test_python_files_in_a_checkout_task_folder_are_data_not_test_modules(pytester: pytest.Pytester) -> None:
+    # Published dagster tasks ship test_file_sizes_job.py beside the task file for their scripts to run.
+    path = write_checkout_task(pytester.path, "dagster", {**TASK, "id": "sizes"})
+    (path.parent / "test_file_sizes_job.py").write_text("from dagster import job\n\ndef test_x():\n    pass\n")
+    (path.parent / "conftest_like.json").write_text("{}")
+    result = pytester.runpytest("checkout", "--collect-only", "-q")
+    assert collected(result) == ["checkout/evaluation_examples/examples/dagster/sizes/sizes.json::sizes"]
+    assert result.ret == 0
+
+
+def test_validate_gives_a_checkout_task_the_reference_and_reset_checks(pytester: pytest.Pytester) -> None:
+    write_checkout_task(pytester.path, "calc", TASK)
+    result = pytester.runpytest("checkout", "--validate", "--collect-only", "-q")
+    assert [item.split("::")[1] for item in collected(result)] == [
+        "sum-sales[validate-reference]", "sum-sales[validate-reset]"]
