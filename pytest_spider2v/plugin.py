@@ -19,7 +19,17 @@ from .agent import agent_factory
 from .providers.limits import parse_memory
 from .scoring import Evaluation
 from .stash import RUN_DIR
-from .task import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS, Task, TaskFormatError, in_spider2v_checkout, is_task_file, load_tasks
+from .task import (
+    CATEGORIES,
+    DIFFICULTIES,
+    INTERFACES,
+    VARIANTS,
+    Task,
+    TaskFormatError,
+    in_spider2v_checkout,
+    is_task_file,
+    load_tasks,
+)
 from .validation import CHECKS, Check, check_task
 
 
