@@ -30,7 +30,11 @@ _FONT_ATTRIBUTES = {
 
 
 def cell_value(cell: Cell | MergedCell) -> Any:
-    """A comparable value: float for numbers and dates, str, bool, or None when empty."""
+    """A comparable value: float for numbers and dates, str, bool, or None when empty.
+
+    Text stored inline (as openpyxl and pandas save it) reads like shared text; the original's
+    reader returned None for it, a deliberate difference listed in the README.
+    """
     value = cell.value
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
@@ -43,7 +47,11 @@ def cell_value(cell: Cell | MergedCell) -> Any:
 
 def color_value(color: Color | None) -> str | None:
     """aRGB for rgb and indexed colours; ``"theme:N:tint"`` for theme colours (not resolvable
-    without the workbook theme, but still comparable between two files)."""
+    without the workbook theme, but still comparable between two files).
+
+    The original read ``.rgb``, one placeholder for every theme and indexed colour, so any two
+    of them compared equal: a deliberate difference listed in the README.
+    """
     if color is None:
         return None
     if color.type == "rgb":

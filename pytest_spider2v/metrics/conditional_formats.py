@@ -7,6 +7,9 @@ with a static font colour. The original harness evaluated ``expression`` rules w
 ``cellIs`` rules by turning them into the equivalent expression. Other rule kinds (colour
 scales, data bars, icon sets, top-N, ...) raise ``NotImplementedError`` rather than being
 ignored, so a style check never passes on formatting it did not look at.
+
+The original gave a formula the formatted cell's own value for every reference that was not
+fully absolute, and raised on ``cellIs``: both are deliberate differences listed in the README.
 """
 
 from __future__ import annotations

@@ -28,11 +28,18 @@ COL_PROPS = frozenset({"width", "auto_size", "hidden", "collapsed", "min", "max"
 
 
 def _rich_title(title: Any) -> str | None:
-    """Plain text of a chart or axis title; None when absent or not rich text."""
+    """Plain text of a chart or axis title: every text run, paragraphs as lines; None when the
+    title is absent, not rich text, or has no text (as in the original).
+
+    The original read only the first run of the first paragraph, but where a program splits a
+    title into runs (a change of font, an edit in place) says nothing about its text: a
+    deliberate difference, listed in the README.
+    """
     try:
-        return "".join(run.t for paragraph in title.tx.rich.p for run in (paragraph.r or []))
+        lines = ["".join(run.t or "" for run in (paragraph.r or [])) for paragraph in title.tx.rich.p]
     except AttributeError:
         return None
+    return "\n".join(lines) if any(lines) else None
 
 
 def _reference(data: Any) -> str:

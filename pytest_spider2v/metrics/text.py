@@ -78,7 +78,8 @@ def literal_match(
 @metrics.register()
 def is_not_in_list(result: Any, rules: dict[str, Any]) -> float:
     """1.0 if ``rules["exclude"]`` is not an item of ``result``. A list of excluded items
-    means none of them may be present (the original tested the list itself as one item)."""
+    means none of them may be present. The original tested the list itself as one item, which
+    no result holds, so it always passed: a deliberate difference listed in the README."""
     if result is None:
         logger.info("is_not_in_list: no result")
         return 0.0
