@@ -7,6 +7,7 @@ metrics" names these tests, so a change of behaviour here is a change of that ta
 
 from __future__ import annotations
 
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -26,6 +27,7 @@ from pytest_spider2v.metrics.cells import color_value
 from pytest_spider2v.metrics.sheet_objects import charts
 from pytest_spider2v.metrics.tables import compare_table
 from pytest_spider2v.metrics.text import is_not_in_list
+from tests.support.shared import REPO
 
 PAIR = {"sheet_idx0": 0, "sheet_idx1": "EI0"}
 GREEN = Font(color="FF00FF00")
@@ -213,3 +215,15 @@ def test_is_not_in_list_with_a_list_excludes_each_item() -> None:
     assert is_not_in_list(["customer_orders", "sales"], rules) == 0.0
     assert is_not_in_list(["sales"], rules) == 1.0
     assert is_not_in_list(["sales"], {"exclude": "sales"}) == 0.0  # a single item, as the original
+
+
+# ------------------------------------------------------------------ the README table
+
+def test_readme_table_names_tests_of_this_module() -> None:
+    """The README's table of differences cites its tests by name: each must exist here, and
+    every test here (but this one) must be cited, so table and tests change together."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Deliberate differences from the original metrics", 1)[1].split("\n## ", 1)[0]
+    cited = set(re.findall(r"`(test_\w+)`", section))
+    here = {name for name in globals() if name.startswith("test_")} - {"test_readme_table_names_tests_of_this_module"}
+    assert cited == here
