@@ -34,7 +34,6 @@ NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
 #: implemented in ``pytest_spider2v.steps.apps``; the web-UI steps below are not.
 UNAVAILABLE: dict[str, str] = {
     "airbyte_webui_init": "the Airbyte web UI is not part of this project's environments yet",
-    "astro_refresh_page": "the Airflow (Astro) web UI is not part of this project's environments yet",
     "dagster_environment_variables": "the Dagster web UI is not part of this project's environments yet",
     "metabase_webui_init": "the Metabase web UI is not part of this project's environments yet",
     "download": "downloads from the internet, which this project does not have",

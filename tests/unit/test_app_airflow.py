@@ -1,4 +1,4 @@
-"""The Airflow web-UI step: parameter handling and the tab/sign-in sequence (no browser)."""
+"""The Airflow web-UI steps: parameter handling and the tab/sign-in sequence (no browser)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 from pytest_spider2v.registry import check_parameters, load_extensions, setup_steps
 from pytest_spider2v.steps.apps import airflow
 from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.steps.webui import Action
 
 load_extensions()
 
@@ -15,11 +16,22 @@ def test_both_names_are_registered_and_available() -> None:
     assert setup_steps.get("astro_webui_init") is airflow.astro_webui_init
     assert setup_steps.get("airflow_webui_init") is airflow.astro_webui_init
     assert "astro_webui_init" in setup_steps.available()
+    assert setup_steps.get("astro_refresh_page") is airflow.astro_refresh_page
+
+
+#: The original tasks' parameters, verbatim (all 36 published astro_webui_init steps have this form).
+ORIGINAL = {
+    "listening_port": 9222,
+    "url": "http://localhost:8080",
+    "actions": [{"type": "login", "username": "admin", "password": "admin"}],
+}
 
 
 def test_original_parameters_bind() -> None:
     params = {"listening_port": 9222, "url": "http://localhost:8080", "actions": ["login"]}
     assert check_parameters(setup_steps.get("astro_webui_init"), 1, params) is None
+    assert check_parameters(setup_steps.get("astro_webui_init"), 1, ORIGINAL) is None
+    assert check_parameters(setup_steps.get("astro_refresh_page"), 1, {}) is None
     assert check_parameters(setup_steps.get("astro_webui_init"), 1, {}) is None
     assert check_parameters(setup_steps.get("astro_webui_init"), 1, {"bogus": 1}) is not None
 
@@ -42,14 +54,38 @@ def test_normalise_url_rejects(bad: str) -> None:
         airflow.normalise_url(bad)
 
 
-def test_normalise_actions() -> None:
-    assert airflow.normalise_actions(["login"]) == ["login"]
-    assert airflow.normalise_actions(("login",)) == ["login"]
-    assert airflow.normalise_actions("login") == ["login"]
+def test_normalise_actions_takes_names() -> None:
+    assert airflow.normalise_actions(["login"]) == [Action("login")]
+    assert airflow.normalise_actions(("login",)) == [Action("login")]
+    assert airflow.normalise_actions("login") == [Action("login")]
     assert airflow.normalise_actions([]) == []
     assert airflow.normalise_actions(None) == []
     with pytest.raises(StepError, match="unknown action 'logout'"):
         airflow.normalise_actions(["login", "logout"])
+
+
+def test_normalise_actions_takes_the_original_dicts() -> None:
+    assert airflow.normalise_actions(ORIGINAL["actions"]) == [
+        Action("login", {"username": "admin", "password": "admin"})
+    ]
+    assert airflow.normalise_actions({"type": "login"}) == [Action("login")]
+    with pytest.raises(StepError, match="unknown action 'logout'"):
+        airflow.normalise_actions([{"type": "logout"}])
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ([{"type": "login", "user": "admin"}], "does not take user"),
+        ([{"type": "login", "username": ""}], "username must be a non-empty string"),
+        ([{"type": "login", "password": 1234}], "password must be a non-empty string"),
+        ([{"username": "admin"}], "a dict with 'type'"),
+        (42, "actions must be a list"),
+    ],
+)
+def test_normalise_actions_rejects(bad: object, message: str) -> None:
+    with pytest.raises(StepError, match=message):
+        airflow.normalise_actions(bad)
 
 
 class FakePage:
@@ -140,7 +176,7 @@ class FakeBrowser:
 def test_open_airflow_signs_in_and_closes_the_first_tab() -> None:
     log: list[str] = []
     context = FakeContext(log, editable_after=2)
-    airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", ["login"], "admin", "admin")
+    airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", [Action("login")], "admin", "admin")
     assert log == [
         "airflow goto http://localhost:8080",
         "airflow reload",
@@ -157,14 +193,14 @@ def test_open_airflow_gives_up_when_the_form_never_appears(monkeypatch) -> None:
     log: list[str] = []
     context = FakeContext(log, editable_after=99)
     with pytest.raises(StepError, match="login form did not appear"):
-        airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", ["login"], "admin", "admin")
+        airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", [Action("login")], "admin", "admin")
     assert log.count("airflow reload") == airflow.LOGIN_TRIES - 1
 
 
 def test_open_airflow_skips_the_form_when_already_signed_in() -> None:
     log: list[str] = []
     context = FakeContext(log, signed_in=True)
-    airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", ["login"], "admin", "admin")
+    airflow.open_airflow(FakeBrowser(context), "http://localhost:8080", [Action("login")], "admin", "admin")
     assert log == ["airflow goto http://localhost:8080", "airflow settled", "airflow evaluate localStorage.setItem('dagsDisableAutoRefresh', 'true')", "first closed"]
 
 
@@ -172,3 +208,25 @@ def test_open_airflow_without_actions_only_opens_the_page() -> None:
     log: list[str] = []
     airflow.open_airflow(FakeBrowser(FakeContext(log)), "http://localhost:8080", [], "admin", "admin")
     assert log == ["airflow goto http://localhost:8080", "airflow settled", "airflow evaluate localStorage.setItem('dagsDisableAutoRefresh', 'true')", "first closed"]
+
+
+def test_open_airflow_signs_in_with_the_actions_credentials() -> None:
+    log: list[str] = []
+    actions = airflow.normalise_actions([{"type": "login", "username": "ops", "password": "s3cret"}])
+    airflow.open_airflow(FakeBrowser(FakeContext(log)), "http://localhost:8080", actions, "admin", "admin")
+    assert "airflow submit {'input#username': 'ops', 'input#password': 's3cret'}" in log
+
+
+def test_refresh_reloads_only_the_first_tab() -> None:
+    log: list[str] = []
+    context = FakeContext(log)
+    context.new_page()
+    airflow.refresh_first_tab(FakeBrowser(context))
+    assert log == ["first reload", "first settled"]
+
+
+def test_refresh_without_a_tab_fails() -> None:
+    context = FakeContext([])
+    context.pages = []
+    with pytest.raises(StepError, match="no tab to reload"):
+        airflow.refresh_first_tab(FakeBrowser(context))

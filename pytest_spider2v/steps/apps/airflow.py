@@ -1,23 +1,28 @@
-"""Airflow web-UI setup: the original's ``astro_webui_init`` step (also as ``airflow_webui_init``).
+"""Airflow web-UI setup: the original's ``astro_webui_init`` (also as ``airflow_webui_init``)
+and ``astro_refresh_page`` steps.
 
 The original (Astro CLI Airflow on port 8080) opens a new Chromium tab at the UI, waits until
 the login form's ``input#username`` is editable (10 tries, 5 s apart), signs in as admin/admin
 and closes the browser's first tab. Here the same runs over the DevTools port published by
 ``google_chrome_browser``; the sign-in waits until the page after the login (the DAGs list)
 has loaded, so that the first observation of a task does not catch a half-drawn page.
+
+Actions come as the original writes them, ``[{"type": "login", "username": "admin",
+"password": "admin"}]`` (the action's credentials go over the step's), or as bare names
+(``["login"]``). ``astro_refresh_page`` reloads the browser's first tab, as the original does.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.chrome import GOTO_TIMEOUT_MS, wait_for_devtools
+from pytest_spider2v.steps.webui import Action, parse_actions
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -31,6 +36,8 @@ LOGIN_WAIT_MS = 5_000
 #: After signing in: how long the landing page may take to settle.
 SETTLE_TIMEOUT_MS = 30_000
 KNOWN_ACTIONS = ("login",)
+#: The parameters each action takes (the original's login action carries its credentials).
+ACTION_PARAMS = {"login": ("username", "password")}
 USERNAME_SELECTOR = "input#username"
 PASSWORD_SELECTOR = "input#password"
 SUBMIT_SELECTOR = "input[type=submit], button[type=submit]"
@@ -54,20 +61,14 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def normalise_actions(actions: str | Iterable[str] | None) -> list[str]:
-    """The actions to run, in order; the original's tasks always give ``["login"]``."""
-    if actions is None:
-        return []
-    if isinstance(actions, str):
-        actions = [actions]
-    result = []
-    for action in actions:
-        if not isinstance(action, str) or action not in KNOWN_ACTIONS:
-            raise StepError(
-                f"astro_webui_init: unknown action {action!r} (known: {', '.join(KNOWN_ACTIONS)})"
-            )
-        result.append(action)
-    return result
+def normalise_actions(actions: Any) -> list[Action]:
+    """The actions to run, in order: names or the original's ``{"type": ..., **params}`` dicts."""
+    parsed = parse_actions("astro_webui_init", actions, KNOWN_ACTIONS, params=ACTION_PARAMS)
+    for action in parsed:
+        for key, value in action.params.items():
+            if not isinstance(value, str) or not value:
+                raise StepError(f"astro_webui_init: {action.type} {key} must be a non-empty string, got {value!r}")
+    return parsed
 
 
 def wait_for_login_form(page: Page, tries: int = LOGIN_TRIES, wait_ms: int = LOGIN_WAIT_MS) -> bool:
@@ -136,7 +137,7 @@ def quiet_dags_list(page: Page) -> None:
         logger.warning("astro_webui_init: could not turn off auto-refresh: %s", str(exc).splitlines()[0])
 
 
-def open_airflow(browser: Browser, url: str, actions: list[str], username: str, password: str) -> None:
+def open_airflow(browser: Browser, url: str, actions: list[Action], username: str, password: str) -> None:
     """New tab at ``url``, run the actions, close every other tab (the original's first tab)."""
     from playwright.sync_api import Error as PlaywrightError
 
@@ -147,8 +148,8 @@ def open_airflow(browser: Browser, url: str, actions: list[str], username: str, 
     except PlaywrightError as exc:  # the original retries through the login wait below
         logger.warning("astro_webui_init: opening %s failed: %s", url, str(exc).splitlines()[0])
     for action in actions:
-        if action == "login":
-            sign_in(page, username, password)
+        if action.type == "login":
+            sign_in(page, action.params.get("username", username), action.params.get("password", password))
     settle(page)
     quiet_dags_list(page)
     for other in context.pages:
@@ -163,11 +164,11 @@ def astro_webui_init(
     ctx: TaskContext,
     listening_port: int = 9222,
     url: str = DEFAULT_URL,
-    actions: list[str] | None = ("login",),  # type: ignore[assignment]
+    actions: Any = ("login",),
     username: str = "admin",
     password: str = "admin",
 ) -> None:
-    """Open the Airflow UI in the guest browser and sign in (``actions: ["login"]``)."""
+    """Open the Airflow UI in the guest browser and sign in (``actions``: ``[{"type": "login"}]``)."""
     from playwright.sync_api import sync_playwright
 
     target = normalise_url(url)
@@ -176,3 +177,27 @@ def astro_webui_init(
     wait_for_devtools(cdp)
     with sync_playwright() as p:
         open_airflow(p.chromium.connect_over_cdp(cdp), target, todo, username, password)
+
+
+@setup_steps.register("astro_refresh_page")
+def astro_refresh_page(ctx: TaskContext, listening_port: int = 9222) -> None:
+    """Reload the browser's first tab (the original's step, used after a task changed DAGs)."""
+    from playwright.sync_api import sync_playwright
+
+    cdp = ctx.env.host_url(int(listening_port))
+    wait_for_devtools(cdp)
+    with sync_playwright() as p:
+        refresh_first_tab(p.chromium.connect_over_cdp(cdp))
+
+
+def refresh_first_tab(browser: Browser) -> None:
+    from playwright.sync_api import Error as PlaywrightError
+
+    pages = [page for context in browser.contexts for page in context.pages]
+    if not pages:
+        raise StepError("astro_refresh_page: the browser has no tab to reload")
+    try:
+        pages[0].reload(timeout=GOTO_TIMEOUT_MS)
+    except PlaywrightError as exc:
+        raise StepError(f"astro_refresh_page: reloading {pages[0].url} failed: {str(exc).splitlines()[0]}") from None
+    settle(pages[0])

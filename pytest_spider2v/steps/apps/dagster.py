@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urljoin, urlsplit
 
@@ -37,6 +36,8 @@ from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.chrome import wait_for_devtools
+from pytest_spider2v.steps.webui import Action
+from pytest_spider2v.steps.webui import parse_actions as parse_shared
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -64,41 +65,19 @@ UNSUPPORTED_ACTIONS = {
 }
 
 
-@dataclass(frozen=True)
-class Action:
-    type: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-
 def parse_actions(actions: Any) -> list[Action]:
     """Validate the ``actions`` parameter: names or ``{"type": ..., **params}`` dicts."""
-    if actions is None:
-        return []
-    if isinstance(actions, (str, dict)):
-        actions = [actions]
-    if not isinstance(actions, list):
-        raise StepError(f"dagster_webui_init: actions must be a list, got {type(actions).__name__}")
-    parsed = []
-    for item in actions:
-        if isinstance(item, str):
-            kind, params = item, {}
-        elif isinstance(item, dict) and isinstance(item.get("type"), str):
-            kind, params = item["type"], {k: v for k, v in item.items() if k != "type"}
-        else:
-            raise StepError(f"dagster_webui_init: an action is a name or a dict with 'type', got {item!r}")
-        if kind in UNSUPPORTED_ACTIONS:
-            raise StepError(f"dagster_webui_init: action {kind!r} is not supported here: {UNSUPPORTED_ACTIONS[kind]}")
-        if kind not in KNOWN_ACTIONS:
-            raise StepError(f"dagster_webui_init: unknown action {kind!r} (known: {', '.join(KNOWN_ACTIONS)})")
-        if kind == "execute_js" and not isinstance(params.get("code") or params.get("script"), str):
+    parsed = parse_shared("dagster_webui_init", actions, KNOWN_ACTIONS, UNSUPPORTED_ACTIONS)
+    for action in parsed:
+        params = action.params
+        if action.type == "execute_js" and not isinstance(params.get("code") or params.get("script"), str):
             raise StepError("dagster_webui_init: execute_js needs a 'code' string")
-        if kind == "materialize_assets" and "timeout" in params:
+        if action.type == "materialize_assets" and "timeout" in params:
             try:
                 if float(params["timeout"]) <= 0:
                     raise ValueError
             except (TypeError, ValueError):
                 raise StepError(f"dagster_webui_init: materialize_assets timeout must be a positive number, got {params['timeout']!r}") from None
-        parsed.append(Action(kind, params))
     return parsed
 
 
