@@ -18,6 +18,7 @@ from . import fixtures, registry
 from .agent import agent_factory
 from .providers.limits import parse_memory
 from .scoring import Evaluation
+from .selection import STATE_FILE, ValidationSelection
 from .stash import RUN_DIR
 from .task import (
     CATEGORIES,
@@ -65,6 +66,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--validate", dest="spider2v_validate", action="store_true",
                     help="check the tasks instead of running an agent: reference solution scores 1, "
                          "do-nothing and wrong solution score 0, two resets look the same")
+    group.addoption("--validate-changed", dest="spider2v_validate_changed", action="store_true",
+                    help="--validate only the tasks whose inputs changed since the validation state, plus "
+                         "--validate-sample tasks per image family")
+    group.addoption("--validation-state", dest="spider2v_validation_state", default=STATE_FILE, metavar="PATH",
+                    help="fingerprints of the tasks that passed every --validate check; every --validate run "
+                         f"updates it (default: ./{STATE_FILE})")
+    group.addoption("--validate-sample", dest="spider2v_validate_sample", type=int, default=1, metavar="N",
+                    help="with --validate-changed, also validate the first N runnable tasks of each image "
+                         "family (default: 1)")
     group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
                     default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
                     help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
@@ -88,6 +98,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from .providers import OWNER_ENV, owner_token
 
         os.environ[OWNER_ENV] = owner_token(os.getpid())
+    if config.getoption("spider2v_validate_changed"):
+        config.option.spider2v_validate = True
+    if config.getoption("spider2v_validate"):
+        config.pluginmanager.register(ValidationSelection(config), "spider2v-validation-selection")
     default_run = "validate" if config.getoption("spider2v_validate") else config.getoption("spider2v_agent")
     run = config.getoption("spider2v_run_name") or default_run or "run"
     config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / run

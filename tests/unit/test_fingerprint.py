@@ -1,0 +1,359 @@
+"""Task fingerprints and the changed-only validation: a change to one metric, recipe, helper or
+task file reaches exactly the tasks that depend on it; the state records only tasks whose every
+check passed; ``--validate-changed`` deselects the unchanged ones but a sample per image family.
+
+The code under fingerprint is a throwaway extension package written into ``tmp_path``, with its
+own registries, so the tests can edit a metric's source and see which fingerprints move. The
+pytest runs replace the ``spider2v_run`` fixture with a stand-in that scores from a file: no
+container starts.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.fingerprint import Fingerprinter, imported_modules
+from pytest_spider2v.registry import Registry
+from pytest_spider2v.task import Task, TaskSpec, load_tasks
+
+# -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
+
+METRICS = '''\
+"""Metrics of a throwaway extension."""
+from .common import THRESHOLD, shared
+
+
+def metric_a(result, expected):
+    return float(shared(result) >= THRESHOLD)
+
+
+def metric_b(result, expected):
+    from .rules import RULES  # imported in the body, as heavy helpers are
+    return float(all(check(result) for check, _keys in RULES.values()))
+
+
+def metric_c(result, expected):
+    return metric_a(result, expected)
+
+
+def unused(result, expected):
+    return 0.0
+'''
+COMMON = '''\
+THRESHOLD = 1
+
+
+def shared(value):
+    return len(value)
+'''
+RULES = '''\
+def nonempty(value):
+    return bool(value)
+
+
+RULES = {"nonempty": (nonempty, ("key",))}
+'''
+GETTERS = '''\
+def rule(ctx, spec):
+    return spec["rules"]
+'''
+UI = '''\
+def click(name):
+    return name
+'''
+
+
+@pytest.fixture
+def extension(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Extension]:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)  # an edited module is recompiled on reload
+    monkeypatch.syspath_prepend(str(tmp_path / "src"))
+    yield Extension(tmp_path)
+    for name in [m for m in sys.modules if m == "fpext" or m.startswith("fpext.")]:
+        del sys.modules[name]
+
+
+class Extension:
+    """The package ``fpext`` (metrics, getters, solution helpers) and recipes in ``tmp_path``."""
+
+    def __init__(self, root: Path, create: bool = True) -> None:
+        self.package = root / "src" / "fpext"
+        self.environments = root / "environments"
+        if create:
+            self.create()
+
+    def create(self) -> None:
+        for rel, text in {"__init__.py": "", "metrics.py": METRICS, "common.py": COMMON, "rules.py": RULES,
+                          "getters.py": GETTERS, "helpers/__init__.py": "", "helpers/fp_ui.py": UI}.items():
+            self.write(rel, text)
+        files = {"snapshots.yaml": "limits: {memory: 2g}\nsnapshots:\n  desktop: desktop\n  db: {recipe: db, ports: [5432]}\n",
+                 "desktop/Dockerfile": "FROM base\n", "db/Dockerfile": "FROM desktop\n", "db/recipe.yaml": "parent: desktop\n"}
+        for rel, text in files.items():
+            (self.environments / rel).parent.mkdir(parents=True, exist_ok=True)
+            (self.environments / rel).write_text(text)
+
+    def write(self, rel: str, text: str) -> None:
+        path = self.package / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def edit(self, rel: str, old: str, new: str) -> None:
+        path = self.package / rel
+        text = path.read_text()
+        assert old in text
+        path.write_text(text.replace(old, new))
+
+    def fingerprinter(self) -> Fingerprinter:
+        """A fingerprinter over the extension as it is on disk now (modules reloaded)."""
+        importlib.invalidate_caches()
+        modules = {}
+        for name in ("fpext.common", "fpext.rules", "fpext.metrics", "fpext.getters"):
+            modules[name] = importlib.reload(sys.modules[name]) if name in sys.modules else importlib.import_module(name)
+        metrics: Registry[Any] = Registry("metric")
+        for name in ("metric_a", "metric_b", "metric_c"):
+            metrics.add(name, getattr(modules["fpext.metrics"], name))
+        getters: Registry[Any] = Registry("getter")
+        getters.add("rule", modules["fpext.getters"].rule)
+        steps: Registry[Any] = Registry("setup step")
+        steps.declare("cloud_login", "needs a cloud account")
+        return Fingerprinter(self.environments, steps=steps, getters=getters, metrics=metrics, packages=["fpext"])
+
+
+def make_task(root: Path, task_id: str, metric: str, snapshot: str = "desktop", solution: str = "DONE\n") -> Task:
+    spec = {"id": task_id, "snapshot": snapshot, "instruction": "x", "related_apps": ["calc"],
+            "tags": ["traditional_data_processing", "gui"], "action_number": 1,
+            "config": [{"type": "cloud_login", "parameters": {}}],
+            "evaluator": {"func": metric, "result": {"type": "rule", "rules": "x"},
+                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
+    folder = root / "tasks" / "calc" / task_id
+    folder.mkdir(parents=True)
+    (folder / "task.json").write_text(json.dumps(spec))
+    (folder / "solution.py").write_text(solution)
+    return read_task(folder / "task.json")
+
+
+def read_task(path: Path) -> Task:
+    """A project task of the throwaway extension (``load_tasks`` would check its names against
+    the real registries)."""
+    spec = TaskSpec.model_validate_json(path.read_text())
+    return Task(spec, path, path.parent, "project", "abstract", "x", "calc", path.parent / "solution.py")
+
+
+@pytest.fixture
+def tasks(tmp_path: Path) -> dict[str, Task]:
+    """One task per metric, and one in the ``db`` family; ``t_ui``'s solution uses a helper."""
+    return {
+        "t_a": make_task(tmp_path, "t-a", "metric_a"),
+        "t_b": make_task(tmp_path, "t-b", "metric_b"),
+        "t_c": make_task(tmp_path, "t-c", "metric_c"),
+        "t_db": make_task(tmp_path, "t-db", "metric_b", snapshot="db"),
+        "t_ui": make_task(tmp_path, "t-ui", "metric_b", solution="# %% open it\nfrom fp_ui import click\nclick('x')\n"),
+    }
+
+
+def changed_after(extension: Extension, tasks: dict[str, Task], change: Any) -> set[str]:
+    before = {name: extension.fingerprinter().fingerprint(task) for name, task in tasks.items()}
+    change()
+    after = extension.fingerprinter()
+    return {name for name, task in tasks.items() if after.fingerprint(task) != before[name]}
+
+
+@pytest.mark.parametrize(("rel", "old", "new", "expected"), [
+    ("metrics.py", "return float(all(", "return 1.0 * float(all(", {"t_b", "t_db", "t_ui"}),
+    ("metrics.py", ">= THRESHOLD", "> THRESHOLD", {"t_a", "t_c"}),  # c calls a
+    ("common.py", "return len(value)", "return len(value or '')", {"t_a", "t_c"}),  # a helper a imports
+    ("common.py", "THRESHOLD = 1", "THRESHOLD = 2", {"t_a", "t_c"}),  # a constant a reads
+    ("rules.py", "return bool(value)", "return value is not None", {"t_b", "t_db", "t_ui"}),  # via RULES, imported in the body
+    ("metrics.py", "return 0.0", "return 1.0", set()),  # a function no task uses
+])
+def test_changing_one_metric_changes_exactly_the_tasks_that_use_it(extension, tasks, rel, old, new, expected) -> None:
+    assert changed_after(extension, tasks, lambda: extension.edit(rel, old, new)) == expected
+
+
+def test_changing_a_solution_helper_changes_the_tasks_whose_solution_imports_it(extension, tasks) -> None:
+    assert changed_after(extension, tasks, lambda: extension.edit("helpers/fp_ui.py", "return name", "return name * 2")) == {"t_ui"}
+
+
+def test_changing_a_recipe_changes_the_tasks_on_that_family_only(extension, tasks) -> None:
+    envs = extension.environments
+    assert changed_after(extension, tasks, lambda: (envs / "db" / "Dockerfile").write_text("FROM desktop\nRUN true\n")) == {"t_db"}
+    assert changed_after(extension, tasks, lambda: (envs / "db" / "initdb.sql").write_text("select 1;\n")) == {"t_db"}
+    # db is built FROM desktop: a change there reaches both families
+    assert changed_after(extension, tasks, lambda: (envs / "desktop" / "Dockerfile").write_text("FROM base2\n")) == set(tasks)
+    snapshots = envs / "snapshots.yaml"
+    assert changed_after(extension, tasks, lambda: snapshots.write_text(snapshots.read_text().replace("5432", "5433"))) == {"t_db"}
+
+
+def test_changing_a_task_file_changes_that_task_only(extension, tasks) -> None:
+    folder = tasks["t_a"].folder
+    assert changed_after(extension, tasks, lambda: (folder / "data.csv").write_text("a,b\n")) == {"t_a"}
+    assert changed_after(extension, tasks, lambda: (folder / "solution.py").write_text("WAIT\nDONE\n")) == {"t_a"}
+
+
+def test_a_checkout_task_covers_the_host_files_its_steps_name(extension, tmp_path) -> None:
+    examples = tmp_path / "checkout" / "evaluation_examples" / "examples"
+    shared = examples / "calc" / "all_databases.sql"
+    shared.parent.mkdir(parents=True)
+    shared.write_text("create table t(x);\n")
+    task = {"id": "uses-sql", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"],
+            "tags": ["gui"], "action_number": 1,
+            "config": [{"type": "copyfile_from_host_to_guest", "parameters": {
+                "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}}],
+            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
+                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
+    other = {**task, "id": "no-sql", "config": []}
+    for spec in (task, other):
+        (examples / "calc" / spec["id"]).mkdir()
+        (examples / "calc" / spec["id"] / f"{spec['id']}.json").write_text(json.dumps(spec))
+    loaded = {spec["id"]: load_tasks(examples / "calc" / spec["id"] / f"{spec['id']}.json")[0] for spec in (task, other)}
+    fingerprinter = Fingerprinter(extension.environments, packages=["fpext"])
+    before = {key: fingerprinter.fingerprint(t) for key, t in loaded.items()}
+    shared.write_text("create table t(x, y);\n")
+    after = Fingerprinter(extension.environments, packages=["fpext"])
+    assert {key for key, t in loaded.items() if after.fingerprint(t) != before[key]} == {"uses-sql"}
+
+
+def test_fingerprints_are_the_same_in_another_process(extension, tasks, tmp_path) -> None:
+    """xdist workers, a developer's machine and CI must agree, whatever each one's hash seed."""
+    script = textwrap.dedent(f"""
+        import json, sys
+        from pathlib import Path
+        sys.path[:0] = [{str(tmp_path / "src")!r}, {str(Path(__file__).parent)!r}]
+        import test_fingerprint as t
+        fp = t.Extension(Path({str(tmp_path)!r}), create=False).fingerprinter()
+        paths = sorted(Path({str(tmp_path)!r}).glob("tasks/*/*/task.json"))
+        print(json.dumps({{p.parent.name: fp.fingerprint(t.read_task(p)) for p in paths}}))
+    """)
+    here = {task.id: extension.fingerprinter().fingerprint(task) for task in tasks.values()}
+    for seed in ("1", "2"):
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONDONTWRITEBYTECODE": "1"})
+        assert json.loads(out.stdout) == here
+
+
+def test_solution_imports_are_read_from_the_text_of_every_cell() -> None:
+    source = "# %% one\nfrom airflow_ui import click, wait\n# %% two\nimport json, dagster_ui as d\nWAIT\n"
+    assert imported_modules(source) == ["airflow_ui", "json", "dagster_ui"]
+
+
+# -- the state and --validate-changed, in pytest runs with a stand-in for the task run ------------
+
+CONFTEST = '''
+import contextlib
+import json
+import types
+
+import pytest
+
+from pytest_spider2v.scoring import Evaluation
+
+
+class FakeRun:
+    """Scores each check from the task folder's scores.json (default: what the check expects)."""
+
+    def __init__(self, item):
+        self.task, self.check = item.task, item.check
+
+    def skip_if_unavailable(self):
+        pass
+
+    @contextlib.contextmanager
+    def extra_environment(self):
+        yield types.SimpleNamespace(env=None)
+
+    def context(self):
+        return types.SimpleNamespace(env=None)
+
+    def outcome(self):
+        scores = self.task.folder / "scores.json"
+        score = json.loads(scores.read_text()).get(self.check.name) if scores.exists() else None
+        if score == "skip":
+            pytest.skip("cannot run here")
+        return Evaluation(self.check.expected if score is None else float(score), "stand-in")
+
+
+@pytest.fixture
+def spider2v_run(request, monkeypatch):
+    monkeypatch.setattr("pytest_spider2v.validation._settled_tree", lambda env: "the same tree")
+    return FakeRun(request.node)
+'''
+
+
+def project_task(root: Path, app: str, task_id: str, snapshot: str = "desktop", scores: dict | None = None) -> Path:
+    folder = root / "tasks" / app / task_id
+    folder.mkdir(parents=True)
+    spec = {"id": task_id, "snapshot": snapshot, "instruction": "x", "related_apps": [app],
+            "tags": ["traditional_data_processing", "gui"], "action_number": 2,
+            "config": [{"type": "sleep", "parameters": {"seconds": 0.1}}],
+            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
+                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
+    (folder / "task.json").write_text(json.dumps(spec))
+    (folder / "solution.py").write_text("DONE\n")
+    (folder / "wrong_solution.py").write_text("FAIL\n")
+    if scores:
+        (folder / "scores.json").write_text(json.dumps(scores))
+    return folder / "task.json"
+
+
+def state_of(path: Path) -> dict[str, str]:
+    return json.loads(path.read_text())["tasks"]
+
+
+@pytest.mark.parametrize("xdist", [[], ["-n", "2"]], ids=["one process", "xdist"])
+def test_a_validate_run_records_only_tasks_whose_checks_all_passed(pytester: pytest.Pytester, xdist) -> None:
+    pytester.makeconftest(CONFTEST)
+    good = project_task(pytester.path, "calc", "good")
+    project_task(pytester.path, "calc", "bad", scores={"wrong": 1})  # the evaluator misses the mistake
+    project_task(pytester.path, "calc", "skipper", scores={"reset": "skip"})
+    state = pytester.path / "state.json"
+    state.write_text(json.dumps({"tasks": {"calc/bad": "validated-before", "calc/skipper": "validated-before",
+                                           "calc/elsewhere": "kept"}}))
+    result = pytester.runpytest("tasks", "--validate", "--validation-state", "state.json", "-p", "no:cacheprovider", *xdist)
+    result.assert_outcomes(passed=7, failed=1, skipped=1)
+    assert state_of(state) == {
+        "calc/good": Fingerprinter().fingerprint(load_tasks(good)[0]),
+        "calc/skipper": "validated-before",  # skipped: not validated now, not failed either
+        "calc/elsewhere": "kept",  # not in this run
+    }  # calc/bad failed a check: forgotten
+    result.stdout.fnmatch_lines(["*validation state*state.json: 1 tasks recorded, 1 removed"])
+
+
+def test_a_run_of_some_checks_records_nothing(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    project_task(pytester.path, "calc", "good")
+    result = pytester.runpytest("tasks", "--validate", "-k", "reference", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, deselected=2)
+    assert not (pytester.path / "validation-state.json").exists()
+
+
+def test_validate_changed_deselects_unchanged_tasks_except_a_sample_per_family(pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(CONFTEST)
+    for task_id in ("a1", "a2", "a3"):
+        project_task(pytester.path, "calc", task_id)
+    project_task(pytester.path, "postgresql", "d1", snapshot="databases")
+    pytester.runpytest("tasks", "--validate", "-p", "no:cacheprovider").assert_outcomes(passed=12)
+    assert len(state_of(pytester.path / "validation-state.json")) == 4
+
+    nothing_changed = pytester.runpytest("tasks", "--validate-changed", "--collect-only", "-q", "-p", "no:cacheprovider")
+    assert {line.split("::")[0] for line in nothing_changed.outlines if "::" in line} == {
+        "tasks/calc/a1/task.json", "tasks/postgresql/d1/task.json"}  # the first task of each image family
+    nothing_changed.stdout.fnmatch_lines(["*0 tasks changed or not validated, 2 sampled, 2 unchanged (deselected)",
+                                          "6/12 tests collected (6 deselected)*"])
+
+    (pytester.path / "tasks" / "calc" / "a3" / "data.csv").write_text("a,b\n")
+    result = pytester.runpytest("tasks", "--validate-changed", "-n", "2", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=9, deselected=3)
+    result.stdout.fnmatch_lines(["*1 tasks changed or not validated, 2 sampled, 1 unchanged (deselected)"])
+
+    none = pytester.runpytest("tasks", "--validate-changed", "--validate-sample", "0", "-p", "no:cacheprovider")
+    assert none.ret == 0  # nothing changed is a success, not "no tests collected"
+    none.assert_outcomes(deselected=12)
