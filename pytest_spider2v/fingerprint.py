@@ -267,12 +267,12 @@ def _plain(value: Any, depth: int = 0) -> str | None:
         return f"re.compile({value.pattern!r}, {value.flags})"
     if isinstance(value, (types.FunctionType, type)):
         return f"{value.__module__}.{value.__qualname__}"
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, set, frozenset)):
         items = [_plain(v, depth + 1) for v in value]
-        return None if None in items else f"{type(value).__name__}({', '.join(items)})"  # type: ignore[arg-type]
-    if isinstance(value, (set, frozenset)):
-        items = [_plain(v, depth + 1) for v in value]
-        return None if None in items else f"{type(value).__name__}({', '.join(sorted(items))})"  # type: ignore[arg-type]
+        if any(item is None for item in items):
+            return None
+        texts = [item or "" for item in items]
+        return f"{type(value).__name__}({', '.join(texts if isinstance(value, (list, tuple)) else sorted(texts))})"
     if isinstance(value, dict):
         pairs = [(_plain(k, depth + 1), _plain(v, depth + 1)) for k, v in value.items()]
         if any(k is None or v is None for k, v in pairs):
@@ -329,11 +329,14 @@ class Fingerprinter:
         for text in _strings([s.model_dump() for s in task.spec.config], task.spec.evaluator.model_dump()):
             if not text or len(text) > MAX_PATH_LENGTH or "\n" in text or text.startswith(("/", "~")):
                 continue
-            path = (task.root / text).resolve()
-            if not path.exists() or path == folder or folder in path.parents:
+            try:
+                path = (task.root / text).resolve()
+                is_file, is_dir = path.is_file(), path.is_dir()
+            except (OSError, ValueError):  # not a path at all (a name too long, a NUL)
                 continue
-            if path.is_file() or (path.is_dir() and path != root and path not in folder.parents
-                                  and root in path.parents):
+            if path == folder or folder in path.parents:
+                continue  # hashed with the folder
+            if is_file or (is_dir and root in path.parents and path not in folder.parents):
                 found[path] = None
         return sorted(found)
 

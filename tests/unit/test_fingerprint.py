@@ -207,7 +207,8 @@ def test_a_checkout_task_covers_the_host_files_its_steps_name(extension, tmp_pat
     task = {"id": "uses-sql", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"],
             "tags": ["gui"], "action_number": 1,
             "config": [{"type": "copyfile_from_host_to_guest", "parameters": {
-                "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}}],
+                "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}},
+                       {"type": "execute", "parameters": {"command": "echo " + "x" * 300}}],  # a string, not a path
             "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
                           "expected": {"type": "rule", "rules": {"expected": "x"}}}}
     other = {**task, "id": "no-sql", "config": []}
