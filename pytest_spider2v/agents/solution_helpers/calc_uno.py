@@ -15,6 +15,7 @@ the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs i
 whose Python needs the ``uno`` bridge (Debian's python3-uno).
 """
 
+import atexit
 import subprocess
 import time
 from urllib.parse import unquote
@@ -24,7 +25,6 @@ from com.sun.star.awt import Rectangle
 from com.sun.star.beans import PropertyValue
 
 PIPE = "spider2v_calc"
-RESOLVE = f"uno:pipe,name={PIPE};urp;StarOffice.ComponentContext"
 
 
 # -- connecting ------------------------------------------------------------------------------------
@@ -37,16 +37,25 @@ def listen(timeout=60):
 
 
 def _context(timeout=30):
+    """The office's component context over a bridge of our own, disposed when the interpreter
+    exits: a bridge left to the interpreter's teardown (UnoUrlResolver's) now and then crashes it
+    after the cell's work is done."""
     local = uno.getComponentContext()
-    resolver = local.ServiceManager.createInstanceWithContext("com.sun.star.bridge.UnoUrlResolver", local)
+    manager = local.ServiceManager
     end = time.time() + timeout
     while True:
         try:
-            return resolver.resolve(RESOLVE)
+            connection = manager.createInstanceWithContext("com.sun.star.connection.Connector", local).connect(
+                f"pipe,name={PIPE}")
+            break
         except Exception:  # NoConnectException until the office listens
             if time.time() > end:
                 raise
             time.sleep(0.5)
+    bridge = manager.createInstanceWithContext("com.sun.star.bridge.BridgeFactory", local).createBridge(
+        "", "urp", connection, None)
+    atexit.register(bridge.dispose)
+    return bridge.getInstance("StarOffice.ComponentContext")
 
 
 def document(name, timeout=30):
@@ -182,6 +191,14 @@ def _split(cell):
     return column - 1, int(cell[len(cell.rstrip("0123456789")):])
 
 
+def sort(sh, cells, column, ascending=True):
+    """Data > Sort of ``cells`` (no header row) by the range's ``column``-th column (0: the first)."""
+    field = uno.createUnoStruct("com.sun.star.table.TableSortField")
+    field.Field, field.IsAscending = column, ascending
+    sh.getCellRangeByName(cells).sort((_prop("SortFields", uno.Any("[]com.sun.star.table.TableSortField", (field,))),
+                                       _prop("ContainsHeader", False)))
+
+
 def number_format(doc, sh, cells, code):
     """Give ``cells`` the number format ``code`` (e.g. ``"0.00%"``), added to the document if new."""
     formats = doc.NumberFormats
@@ -258,36 +275,38 @@ def _range_address(sh, cells):
 
 # -- pivot tables --------------------------------------------------------------------------------------
 
-def pivot_table(doc, source, cells, target, at, rows=(), columns=(), data=(), name=None):
+def pivot_table(source, cells, target, at, rows=(), columns=(), data=(), name=None):
     """A pivot table (Insert > Pivot Table) over ``source``'s range ``cells`` with its first row
     as field names, placed at ``target``'s cell ``at``. ``rows``/``columns`` are field names;
-    ``data`` is a list of (field name, function) with functions as Calc names them ("SUM",
-    "COUNT", "AVERAGE", ...)."""
+    ``data`` is a list of (field name, function) with functions as the API names them ("SUM",
+    "COUNT", "AVERAGE", ...), or (field name, function, shown as), e.g. "COLUMN_PERCENTAGE"
+    (a DataPilotFieldReferenceType: "Show as % of column"). A field may be both a row or column field and a data field, as in
+    the dialog (the API then adds a second instance of it)."""
     from com.sun.star.sheet.DataPilotFieldOrientation import COLUMN, DATA, ROW
 
     tables = target.DataPilotTables
     descriptor = tables.createDataPilotDescriptor()
     descriptor.SourceRange = _range_address(source, cells)
-    fields = descriptor.DataPilotFields
-    names = [fields.getByIndex(i).Name for i in range(fields.Count)]
-
-    def field(field_name):
-        return fields.getByIndex(names.index(field_name))
-
+    descriptor.ShowFilterButton = False  # the dialog's default ("Add filter" unticked); the API's is True
+    fields = descriptor.DataPilotFields  # a fresh object per use: one that was given an orientation keeps to it
     for field_name in rows:
-        field(field_name).Orientation = ROW
+        fields.getByName(field_name).Orientation = ROW
+    fields.getByName("Data").Orientation = COLUMN  # the dialog's Column Fields box holds "Data" first
     for field_name in columns:
-        field(field_name).Orientation = COLUMN
-    for field_name, function in data:
-        entry = field(field_name)
-        if entry.Orientation in (ROW, COLUMN):  # the same column also as a data field: a copy of it
-            entry = entry.createDuplicate()
-        entry.Orientation = DATA
-        entry.Function = uno.Enum("com.sun.star.sheet.GeneralFunction", function)
+        fields.getByName(field_name).Orientation = COLUMN
+    for field_name, *_ in data:
+        fields.getByName(field_name).Orientation = DATA
     name = name or f"DataPilot{tables.Count + 1}"
-    address = target.getCellRangeByName(at).CellAddress
-    tables.insertNewByName(name, address, descriptor)
-    return tables.getByName(name)
+    tables.insertNewByName(name, target.getCellRangeByName(at).CellAddress, descriptor)
+    table = tables.getByName(name)
+    for index, (_, function, *shown_as) in enumerate(data):  # a second instance of a field exists once inserted
+        field = table.DataFields.getByIndex(index)
+        field.Function = uno.Enum("com.sun.star.sheet.GeneralFunction", function)
+        if shown_as:
+            reference = uno.createUnoStruct("com.sun.star.sheet.DataPilotFieldReference")
+            reference.ReferenceType = uno.getConstantByName(f"com.sun.star.sheet.DataPilotFieldReferenceType.{shown_as[0]}")
+            field.Reference = reference
+    return table
 
 
 def pivot_output(table):
@@ -305,7 +324,7 @@ DIAGRAMS = {
 }
 
 
-def chart(sh, name, ranges, kind="bar", title=None, legend=True, horizontal=False, stacked=False,
+def chart(doc, sh, name, ranges, kind="bar", title=None, legend=True, horizontal=False, stacked=False,
           series_in_rows=False, first_row_labels=True, first_column_labels=True, at=(10000, 1000),
           size=(16000, 9000)):
     """A chart of ``ranges`` (e.g. ``["Sheet1.B1:G1", "Sheet1.B12:G12"]`` or ``["B1:G12"]`` on
@@ -314,9 +333,11 @@ def chart(sh, name, ranges, kind="bar", title=None, legend=True, horizontal=Fals
     legend shown or not (or a position: "bottom", "right", ...)."""
     from com.sun.star.chart.ChartDataRowSource import COLUMNS, ROWS
 
-    addresses = tuple(_address(sh, r) for r in ranges)
+    addresses = tuple(_address(doc, sh, r) for r in ranges)
     rect = Rectangle(at[0], at[1], size[0], size[1])
-    sh.Charts.addNewByName(name, rect, addresses, first_row_labels, first_column_labels)
+    # The API's two flags name the headers of column-wise data; switched to rows they trade places.
+    flags = (first_column_labels, first_row_labels) if series_in_rows else (first_row_labels, first_column_labels)
+    sh.Charts.addNewByName(name, rect, addresses, *flags)
     chart_doc = sh.Charts.getByName(name).EmbeddedObject
     chart_doc.Diagram = chart_doc.createInstance(DIAGRAMS[kind])
     diagram = chart_doc.Diagram
@@ -355,10 +376,10 @@ def _decorate(chart_doc, title, legend):
         chart_doc.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", LEGEND_POSITIONS[legend])
 
 
-def _address(sh, cells):
+def _address(doc, sh, cells):
     """A CellRangeAddress for "B1:G1" on ``sh`` or "Sheet1.B1:G1" on a named sheet."""
     if "." in cells:
         sheet_name, cells = cells.rsplit(".", 1)
-        sh = sh.SpreadsheetDocument.Sheets.getByName(sheet_name.strip("$'"))
+        sh = doc.Sheets.getByName(sheet_name.strip("$'"))
     return sh.getCellRangeByName(cells.replace("$", "")).RangeAddress
 

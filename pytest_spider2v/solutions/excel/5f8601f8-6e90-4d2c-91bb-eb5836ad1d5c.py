@@ -1,0 +1,23 @@
+# The total subtotal of each expense account as a pivot table in a new sheet, shown as a bar chart
+# (ExpenseReport.xlsx): the pivot table rows Expense Account / Sum of Subtotal, and a pivot chart of it.
+# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+from calc_uno import listen
+listen()
+
+# %% a new sheet after Sheet1, named as the pivot dialog names it, with the pivot table at A1:
+# rows Expense Account, data Sum of Subtotal, over all the data
+from calc_uno import add_sheet, document, extent, letter, pivot_table, sheet
+doc = document("ExpenseReport.xlsx")
+data = sheet(doc, "Sheet1")
+columns, rows = extent(data)
+out = add_sheet(doc, "Pivot Table_Sheet1_1", 1)
+pivot_table(data, f"A1:{letter(columns - 1)}{rows}", out, "A1", rows=["Expense Account"], data=[("Subtotal", "SUM")])
+
+# %% Insert > Chart in the pivot table: a bar chart of it
+from calc_uno import document, pivot_chart, sheet
+sh = sheet(document("ExpenseReport.xlsx"), "Pivot Table_Sheet1_1")
+pivot_chart(sh, "Expense Account", sh.DataPilotTables.getByIndex(0), kind="bar", horizontal=True)
+
+# %% save in the workbook's own format (xlsx), like Ctrl+S
+from calc_uno import document, save
+save(document("ExpenseReport.xlsx"))
