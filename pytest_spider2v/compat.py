@@ -1,22 +1,31 @@
-"""``spider2v-compat``: which tasks of a Spider2-V tree can run here, and why the others cannot.
+"""``spider2v-compat``: which tasks of a Spider2-V tree can run here, why the others cannot, and
+(with ``--verify``) how many of the runnable ones really set up.
 
 Reads every task file under a folder (a Spider2-V root, its ``evaluation_examples/examples``,
 one app folder, or a project ``tasks/`` tree) the way collection does, and reports per
-application: tasks collected, tasks runnable here, and the reasons the rest are not, grouped
-(a step, getter or metric that needs an account or a program this project does not have, a
-snapshot without an environment recipe, account settings not given). Names no registry knows
-at all are counted separately: they are what a new task set would need implemented, and the
-report says explicitly when there are none.
+application: task files, tasks collected, tasks runnable here by the static decision a run
+makes before any container starts (:func:`pytest_spider2v.task.unavailable_reasons`: accounts,
+steps/getters/metrics declared but unavailable, and what the task's files need that its image
+family does not provide, :mod:`pytest_spider2v.needs`), and the reasons for the rest, grouped
+with counts. Names no registry knows at all are counted separately: they are what a new task
+set would need implemented, and the report says explicitly when there are none.
+
+``--verify`` then measures instead of inferring: it runs pytest over the runnable tasks with the
+do-nothing agent (a subprocess, records in a results folder), reads each task's record, and
+reports per app how many set up without error, listing each setup error (task, step, message).
 
 Registrations come from the built-in steps and metrics and from installed pytest plugins
 (the ``pytest11`` entry points), as in a pytest run; ``conftest.py`` files are not read.
-Exit status: 0, or 1 when a task file failed to load or names something unknown.
+Exit status: 0; 1 when a task file failed to load or names something unknown, or when a
+verified task did not set up.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import subprocess
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -25,20 +34,40 @@ from pathlib import Path
 from typing import Any
 
 from .environments import ENVIRONMENTS_DIR, load_snapshots
+from .needs import unmet_needs
+from .records import read_result, task_dir
 from .registry import Registry, getters, load_extensions, metrics, setup_steps
-from .task import Task, TaskFormatError, is_task_file, load_tasks, unavailable_reasons
+from .task import Task, TaskFormatError, declared_reasons, is_task_file, load_tasks
 
 #: How many task ids the text report lists under each reason (the JSON has them all).
 IDS_SHOWN = 5
+#: The run folder ``--verify`` records into, under its results folder.
+VERIFY_RUN = "compat-verify"
+
+
+@dataclass
+class Verified:
+    """What ``--verify`` measured for one app's runnable tasks."""
+
+    set_up: int = 0
+    #: {"task", "step", "message"} per task whose setup failed
+    setup_errors: list[dict[str, str]] = field(default_factory=list)
+    #: {"task", "reason"} per task the run skipped although the report called it runnable
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    not_run: list[str] = field(default_factory=list)  #: tasks with no record (the run stopped)
 
 
 @dataclass
 class AppReport:
+    files: int = 0
     collected: int = 0
     runnable: int = 0
-    #: reason -> ids of the tasks it keeps from running
+    #: reason (without its location) -> ids of the tasks it keeps from running
     reasons: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    #: task id -> its reasons, each with where the task's files state it
+    details: dict[str, list[str]] = field(default_factory=dict)
     collection_errors: int = 0
+    verified: Verified | None = None
 
 
 @dataclass
@@ -51,6 +80,9 @@ class Report:
     collection_errors: list[dict[str, str]] = field(default_factory=list)
     #: {"kind", "name", "file"} per use of a name no registry knows
     unknown: list[dict[str, str]] = field(default_factory=list)
+    #: the tasks called runnable, for --verify
+    runnable_tasks: list[Task] = field(default_factory=list)
+    verify_command: list[str] = field(default_factory=list)
 
     @property
     def collected(self) -> int:
@@ -60,30 +92,44 @@ class Report:
     def runnable(self) -> int:
         return sum(a.runnable for a in self.apps.values())
 
+    @property
+    def verified(self) -> bool:
+        return any(a.verified is not None for a in self.apps.values())
+
     def unknown_counts(self) -> dict[str, int]:
         counts = Counter(u["kind"] for u in self.unknown)
         return {kind: counts.get(kind, 0) for kind in (setup_steps.kind, getters.kind, metrics.kind)}
 
     def as_json(self) -> dict[str, Any]:
+        totals: dict[str, Any] = {
+            "task_files": self.files,
+            "collected": self.collected,
+            "runnable": self.runnable,
+            "not_runnable": self.collected - self.runnable,
+            "collection_errors": len(self.collection_errors),
+            "unknown": {**self.unknown_counts(), "total": len(self.unknown)},
+        }
+        if self.verified:
+            totals["set_up"] = sum(a.verified.set_up for a in self.apps.values() if a.verified)
         return {
             "root": self.root,
             "settings_dir": self.settings_dir,
-            "totals": {
-                "task_files": self.files,
-                "collected": self.collected,
-                "runnable": self.runnable,
-                "not_runnable": self.collected - self.runnable,
-                "collection_errors": len(self.collection_errors),
-                "unknown": {**self.unknown_counts(), "total": len(self.unknown)},
-            },
-            "apps": {
-                name: {"collected": app.collected, "runnable": app.runnable,
-                       "collection_errors": app.collection_errors, "reasons": dict(app.reasons)}
-                for name, app in sorted(self.apps.items())
-            },
+            "totals": totals,
+            "apps": {name: _app_json(app) for name, app in sorted(self.apps.items())},
             "collection_errors": self.collection_errors,
             "unknown": self.unknown,
+            **({"verify_command": self.verify_command} if self.verify_command else {}),
         }
+
+
+def _app_json(app: AppReport) -> dict[str, Any]:
+    data: dict[str, Any] = {"files": app.files, "collected": app.collected, "runnable": app.runnable,
+                            "collection_errors": app.collection_errors, "reasons": dict(app.reasons),
+                            "details": app.details}
+    if app.verified is not None:
+        data["verified"] = {"set_up": app.verified.set_up, "setup_errors": app.verified.setup_errors,
+                            "skipped": app.verified.skipped, "not_run": app.verified.not_run}
+    return data
 
 
 def load_registrations() -> None:
@@ -140,11 +186,21 @@ def snapshot_reason(task: Task, snapshots: dict[str, Any], environments_dir: Pat
     return None
 
 
+def task_reasons(task: Task, settings_dir: Path | None, environments_dir: Path = ENVIRONMENTS_DIR
+                 ) -> list[tuple[str, str]]:
+    """Why a task cannot run, as (grouping key, precise reason) pairs: the same decision as a
+    run's skip (:func:`pytest_spider2v.task.unavailable_reasons`), with the locations of needs
+    left out of the key so that tasks with the same cause group together."""
+    return [*((reason, reason) for reason in declared_reasons(task, settings_dir)),
+            *((unmet.summary, str(unmet)) for unmet in unmet_needs(task, environments_dir))]
+
+
 def build_report(path: Path, settings_dir: Path | None, environments_dir: Path = ENVIRONMENTS_DIR) -> Report:
     report = Report(str(path), str(settings_dir) if settings_dir else None)
     snapshots = load_snapshots(environments_dir)
     for file in task_files(path):
         report.files += 1
+        report.apps[app_of(file)].files += 1
         try:
             raw = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError):
@@ -159,35 +215,98 @@ def build_report(path: Path, settings_dir: Path | None, environments_dir: Path =
         for task in tasks:
             app = report.apps[task.app]
             app.collected += 1
-            reasons = unavailable_reasons(task, settings_dir)
+            reasons = task_reasons(task, settings_dir, environments_dir)
             if (problem := snapshot_reason(task, snapshots, environments_dir)) is not None:
-                reasons.append(problem)
-            for reason in reasons:
-                app.reasons[reason].append(task.key)
-            if not reasons:
+                reasons.append((problem, problem))
+            for key, _ in dict.fromkeys(reasons):
+                app.reasons[key].append(task.key)
+            if reasons:
+                app.details[task.key] = [precise for _, precise in reasons]
+            else:
                 app.runnable += 1
+                report.runnable_tasks.append(task)
     return report
+
+
+# -- --verify -------------------------------------------------------------------------------------
+
+
+def verify(report: Report, results_dir: Path, settings_dir: Path | None, workers: int = 2) -> int:
+    """Run the do-nothing agent over the runnable tasks and record per app what set up.
+
+    pytest runs as a subprocess (its output goes to stderr); the outcome is read from the
+    task records it writes under ``results_dir/compat-verify``. Returns pytest's exit code.
+    """
+    files = list(dict.fromkeys(str(task.path) for task in report.runnable_tasks))
+    command = [sys.executable, "-m", "pytest", *files, "--agent", "noop", "-p", "no:cacheprovider",
+               "--results-dir", str(results_dir), "--run-name", VERIFY_RUN, "-q", "--tb=no", "-rN"]
+    if workers > 1:
+        command += ["-n", str(workers)]
+    if settings_dir is not None:
+        command += ["--settings-dir", str(settings_dir)]
+    report.verify_command = [*command[:3], f"<{len(files)} task files>", *command[3 + len(files):]]
+    verified = {name: Verified() for name in report.apps}
+    for name, app in report.apps.items():
+        app.verified = verified[name]
+    if not files:
+        return 0
+    shutil.rmtree(results_dir / VERIFY_RUN, ignore_errors=True)  # no record of an earlier run may count
+    code = subprocess.run(command, stdout=sys.stderr, check=False).returncode
+    for task in report.runnable_tasks:
+        read_verification(task, results_dir, verified[task.app])
+    return code
+
+
+def read_verification(task: Task, results_dir: Path, verified: Verified) -> None:
+    """Classify one task's record: set up (its setup finished), a setup error, a skip, no record."""
+    result = read_result(task_dir(results_dir, VERIFY_RUN, task))
+    if result is None:
+        verified.not_run.append(task.key)
+    elif "setup" in result.timings:
+        verified.set_up += 1
+    elif result.status == "skipped":
+        verified.skipped.append({"task": task.key, "reason": result.detail})
+    else:
+        verified.setup_errors.append({"task": task.key, "step": failed_step(task, result.detail),
+                                      "message": result.detail or f"status {result.status}"})
+
+
+def failed_step(task: Task, message: str) -> str:
+    """The setup step an error message names (steps say their type first), else the phase."""
+    for i, step in enumerate(task.spec.config):
+        if f"{step.type}:" in message or f"{step.type} " in message:
+            return f"config[{i}] {step.type}"
+    return "setup" if "setup failed" in message else "environment"
+
+
+# -- the text report ------------------------------------------------------------------------------
 
 
 def render(report: Report) -> str:
     lines = [f"Spider2-V compatibility of {report.root}"]
     if report.settings_dir is None:
         lines.append("(no --settings-dir: tasks that need a cloud account are counted as not runnable)")
-    width = max([len("app"), *(len(name) for name in report.apps)])
-    lines += ["", f"{'app':<{width}}  collected  runnable  not runnable  collection errors"]
+    width = max([len("total"), *(len(name) for name in report.apps)])
+    verified = report.verified
+    header = f"{'app':<{width}}  files  collected  runnable  not runnable  collection errors"
+    lines += ["", header + ("  set up (verified)" if verified else "")]
     for name, app in sorted(report.apps.items()):
-        lines.append(f"{name:<{width}}  {app.collected:>9}  {app.runnable:>8}  {app.collected - app.runnable:>12}"
-                     f"  {app.collection_errors:>17}")
-    lines.append(f"{'total':<{width}}  {report.collected:>9}  {report.runnable:>8}  "
-                 f"{report.collected - report.runnable:>12}  {len(report.collection_errors):>17}")
+        row = (f"{name:<{width}}  {app.files:>5}  {app.collected:>9}  {app.runnable:>8}"
+               f"  {app.collected - app.runnable:>12}  {app.collection_errors:>17}")
+        lines.append(row + (f"  {app.verified.set_up:>18}" if app.verified is not None else ""))
+    total = (f"{'total':<{width}}  {report.files:>5}  {report.collected:>9}  {report.runnable:>8}  "
+             f"{report.collected - report.runnable:>12}  {len(report.collection_errors):>17}")
+    if verified:
+        total += f"  {sum(a.verified.set_up for a in report.apps.values() if a.verified):>18}"
+    lines.append(total)
     for name, app in sorted(report.apps.items()):
         if not app.reasons:
             continue
         lines += ["", f"{name}: why {app.collected - app.runnable} of {app.collected} tasks cannot run here"]
         for reason, ids in sorted(app.reasons.items(), key=lambda item: (-len(item[1]), item[0])):
-            shown = ", ".join(i.split("/", 1)[-1][:8] for i in ids[:IDS_SHOWN])
-            more = f", +{len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else ""
-            lines.append(f"  {len(ids):>4} x {reason}  [{shown}{more}]")
+            lines.append(f"  {len(ids):>4} x {reason}  [{_ids(ids)}]")
+    if verified:
+        lines += _render_verification(report)
     if report.collection_errors:
         lines += ["", f"collection errors: {len(report.collection_errors)}"]
         lines += [f"  {error['error']}" for error in report.collection_errors]
@@ -200,6 +319,32 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
+def _ids(ids: list[str]) -> str:
+    shown = ", ".join(i.split("/", 1)[-1][:8] for i in ids[:IDS_SHOWN])
+    return shown + (f", +{len(ids) - IDS_SHOWN} more" if len(ids) > IDS_SHOWN else "")
+
+
+def _render_verification(report: Report) -> list[str]:
+    set_up = sum(a.verified.set_up for a in report.apps.values() if a.verified)
+    lines = ["", f"verified with the do-nothing agent: {set_up} of {report.runnable} runnable tasks set up without error"]
+    if report.verify_command:
+        lines.append(f"  ({' '.join(report.verify_command)})")
+    for name, app in sorted(report.apps.items()):
+        v = app.verified
+        if v is None or not (v.setup_errors or v.skipped or v.not_run):
+            continue
+        lines += ["", f"{name}: {v.set_up} of {app.runnable} runnable tasks set up"]
+        lines += [f"  setup error  {e['task']}  {e['step']}: {_first_line(e['message'])}" for e in v.setup_errors]
+        lines += [f"  skipped      {s['task']}: {_first_line(s['reason'])}" for s in v.skipped]
+        lines += [f"  no record    {task}" for task in v.not_run]
+    return lines
+
+
+def _first_line(text: str, limit: int = 300) -> str:
+    line = text.strip().splitlines()[0] if text.strip() else ""
+    return line if len(line) <= limit else line[:limit - 3] + "..."
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="spider2v-compat",
@@ -209,16 +354,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the report as JSON here")
     parser.add_argument("--settings-dir", type=Path, metavar="DIR",
                         help="account settings folder, as for pytest --settings-dir")
+    parser.add_argument("--verify", action="store_true",
+                        help="run the do-nothing agent over the runnable tasks (pytest, in containers) "
+                             "and report how many set up without error")
+    parser.add_argument("--results-dir", type=Path, default=Path("results"), metavar="DIR",
+                        help=f"where --verify's run records go (DIR/{VERIFY_RUN}; default: results)")
+    parser.add_argument("--workers", type=int, default=2, metavar="N",
+                        help="pytest-xdist workers for --verify (default: 2)")
     args = parser.parse_args(argv)
     if not args.path.exists():
         parser.error(f"{args.path} does not exist")
     load_registrations()
     report = build_report(args.path, args.settings_dir)
+    failed = False
+    if args.verify:
+        verify(report, args.results_dir, args.settings_dir, args.workers)
+        failed = any(a.verified and (a.verified.setup_errors or a.verified.skipped or a.verified.not_run)
+                     for a in report.apps.values())
     print(render(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")
-    return 1 if report.collection_errors or report.unknown else 0
+    return 1 if report.collection_errors or report.unknown or failed else 0
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from .needs import unmet_needs
 from .registry import Registry, check_parameters, getters, metrics, setup_steps
 
 if TYPE_CHECKING:
@@ -346,7 +347,15 @@ def _unknown(registry: Any, name: str) -> str:
 
 
 def unavailable_reasons(task: Task, settings_dir: Path | None) -> list[str]:
-    """Why this task cannot run here (account settings missing, declared-only names), if at all."""
+    """Why this task cannot run here, if at all: account settings missing, declared-only names,
+    and what its files need that its image family does not provide (:mod:`.needs`, read from
+    the files, so no container starts for a task that is skipped)."""
+    return [*declared_reasons(task, settings_dir), *(str(unmet) for unmet in unmet_needs(task))]
+
+
+def declared_reasons(task: Task, settings_dir: Path | None) -> list[str]:
+    """The reasons the task's own declarations give: an account without settings, a step,
+    getter or metric this project declares but cannot run."""
     reasons: list[str] = []
     if task.account and settings_dir is None:
         reasons.append("needs cloud account settings; pass --settings-dir (or set SPIDER2V_SETTINGS_DIR)")

@@ -1,14 +1,19 @@
-"""The compatibility report: over the real Spider2-V sample (read in place) and over a tmp tree
-with a task that names an unknown metric."""
+"""The compatibility report: over the real Spider2-V sample (read in place), over tmp trees (an
+unknown metric, a missing snapshot, scripts calling a program no image has), its rendering, and
+``--verify`` reading the records of a (faked) pytest run."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pytest_spider2v import compat
+from pytest_spider2v.records import TaskRecord, task_dir
+from pytest_spider2v.task import load_tasks
 from tests.support.shared import require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")
@@ -16,6 +21,8 @@ SAMPLE = shared("spider2v-sample")
 EXCEL_TASKS = 62
 DBT_CLOUD_TASKS = 20
 ACCOUNT_REASON = "needs cloud account settings"
+#: A file six superset tasks of the sample load, which the sample does not have.
+MISSING_SQL = "needs evaluation_examples/examples/superset/all_databases.sql, missing from the checkout"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -33,6 +40,7 @@ def test_sample_collects_all_with_nothing_unknown(sample_report: compat.Report) 
     files = len(task_files(sample()))
     assert sample_report.files == files
     assert sample_report.collected == files
+    assert sum(app.files for app in sample_report.apps.values()) == files
     assert sample_report.collection_errors == []
     assert sample_report.unknown == []
     assert sample_report.apps["excel"].runnable == EXCEL_TASKS
@@ -42,9 +50,22 @@ def test_sample_account_tasks_reported_with_their_account(sample_report: compat.
     dbt = sample_report.apps["dbt"]
     account_ids = next(ids for reason, ids in dbt.reasons.items() if reason.startswith(ACCOUNT_REASON))
     assert len(account_ids) == DBT_CLOUD_TASKS
-    assert dbt.collected - dbt.runnable == DBT_CLOUD_TASKS
     dbt_cloud = {i for reason, ids in dbt.reasons.items() if "needs a dbt Cloud account" in reason for i in ids}
     assert dbt_cloud == set(account_ids)
+
+
+def test_sample_needs_are_reasons_with_their_places(sample_report: compat.Report) -> None:
+    superset = sample_report.apps["superset"]
+    assert len(superset.reasons[MISSING_SQL]) == 6
+    internet = {i for reason, ids in sample_report.apps["dagster"].reasons.items()
+                if reason == "downloads from hacker-news.firebaseio.com (no internet here)" for i in ids}
+    assert internet
+    for key in internet:  # the precise reason names the file and line the host is in
+        assert any(r.startswith("downloads from hacker-news.firebaseio.com (") and ".py line " in r
+                   for r in sample_report.apps["dagster"].details[key])
+    for app in sample_report.apps.values():
+        assert len(app.details) == app.collected - app.runnable
+        assert {i for ids in app.reasons.values() for i in ids} == set(app.details)
 
 
 def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -59,17 +80,24 @@ def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.Captu
     assert f"task files: {files}; tasks collected: {files}; runnable here: {totals['runnable']};" in text
     assert "unknown step types/getters/metrics: 0" in text
     assert totals["unknown"]["total"] == 0
-    assert data["apps"]["dbt"]["runnable"] == len(task_files(examples, "dbt")) - DBT_CLOUD_TASKS
+    dbt = data["apps"]["dbt"]
+    assert dbt["files"] == len(task_files(examples, "dbt"))
+    assert dbt["runnable"] == dbt["collected"] - len(dbt["details"])
 
 
-def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep") -> Path:
-    folder = root / "evaluation_examples" / "examples" / "calc" / task_id
+def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep", script: str | None = None,
+               app: str = "calc") -> Path:
+    folder = root / "evaluation_examples" / "examples" / app / task_id
     folder.mkdir(parents=True)
+    config: list[dict[str, Any]] = [{"type": config_type, "parameters": {"seconds": 0.1}}]
+    if script is not None:
+        (folder / "init.sh").write_text(script)
+        config.append({"type": "script_and_execute",
+                       "parameters": {"src": f"evaluation_examples/examples/{app}/{task_id}/init.sh"}})
     path = folder / f"{task_id}.json"
     path.write_text(json.dumps({
-        "id": task_id, "snapshot": "desktop", "instruction": "Do it.", "related_apps": ["calc"],
-        "tags": ["gui", "abstract"], "action_number": 2,
-        "config": [{"type": config_type, "parameters": {"seconds": 0.1}}],
+        "id": task_id, "snapshot": "desktop", "instruction": "Do it.", "related_apps": [app],
+        "tags": ["gui", "abstract"], "action_number": 2, "config": config,
         "evaluator": {"func": func, "result": {"type": "rule", "rules": 1}, "expected": {"type": "rule", "rules": 1}},
     }))
     return path
@@ -95,3 +123,85 @@ def test_snapshot_without_recipe_is_a_reason(tmp_path: Path) -> None:
     assert report.runnable == 0
     (reason,) = report.apps["calc"].reasons
     assert "snapshot 'no-such-snapshot' has no environment recipe" in reason
+
+
+def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> None:
+    write_task(tmp_path, "first", "exact_match", script="mkdir -p ~/x\nzz-no-such-tool run\n")
+    write_task(tmp_path, "second", "exact_match", script="zz-no-such-tool start --now\n")
+    write_task(tmp_path, "third", "exact_match")
+    report = compat.build_report(tmp_path, settings_dir=None)
+    app = report.apps["calc"]
+    assert (app.files, app.collected, app.runnable) == (3, 3, 1)
+    summary = "needs program 'zz-no-such-tool', not in image 'desktop'"
+    assert app.reasons == {summary: ["calc/first", "calc/second"]}
+    assert app.details["calc/first"] == [
+        "needs program 'zz-no-such-tool' (called in init.sh line 2: zz-no-such-tool run), not in image 'desktop'"]
+    text = compat.render(report)
+    assert "calc       3          3         1             2                  0" in text
+    assert "calc: why 2 of 3 tasks cannot run here" in text
+    assert f"     2 x {summary}  [first, second]" in text
+    assert "verified" not in text
+
+
+def fake_pytest(outcomes: dict[str, tuple[str, str, bool]], seen: list[list[str]]) -> Any:
+    """A stand-in for the pytest subprocess: writes each task's record as a noop run would."""
+
+    def run(command: list[str], **_: Any) -> subprocess.CompletedProcess[str]:
+        seen.append(command)
+        results = Path(command[command.index("--results-dir") + 1])
+        for arg in command:
+            if arg.endswith(".json"):
+                (task,) = load_tasks(Path(arg))
+                if task.id not in outcomes:
+                    continue
+                status, detail, set_up = outcomes[task.id]
+                record = TaskRecord.start(task_dir(results, compat.VERIFY_RUN, task), task, task.key, "noop", {})
+                if set_up:
+                    record.time("setup", 1.0)
+                record.finish(status, 0.0 if status == "failed" else None, detail)
+        return subprocess.CompletedProcess(command, 1, "", "")
+
+    return run
+
+
+def test_verify_measures_what_set_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("ok", "broken", "skips", "lost"):
+        write_task(tmp_path / "tree", name, "exact_match")
+    write_task(tmp_path / "tree", "offline", "exact_match", script="zz-no-such-tool\n")
+    stale = tmp_path / "results" / compat.VERIFY_RUN / "calc" / "lost"
+    stale.mkdir(parents=True)
+    (stale / "result.json").write_text("{}")  # an earlier run's record must not count
+    seen: list[list[str]] = []
+    monkeypatch.setattr(compat.subprocess, "run", fake_pytest({
+        "ok": ("failed", "score 0", True),
+        "broken": ("error", "SetupFailed: setup failed: StepError: sleep: the guest is gone", False),
+        "skips": ("skipped", "needs something found only at run time", False),
+    }, seen))
+    code = compat.main([str(tmp_path / "tree"), "--verify", "--results-dir", str(tmp_path / "results"),
+                        "--json", str(tmp_path / "out.json")])
+    assert code == 1
+    (command,) = seen
+    files = [arg for arg in command if arg.endswith(".json")]
+    assert sorted(Path(f).stem for f in files) == ["broken", "lost", "ok", "skips"]  # the runnable ones only
+    assert command[command.index("--agent") + 1] == "noop" and command[command.index("-n") + 1] == "2"
+    assert "no:cacheprovider" in command
+    verified = json.loads((tmp_path / "out.json").read_text())["apps"]["calc"]["verified"]
+    assert verified["set_up"] == 1
+    assert verified["setup_errors"] == [{"task": "calc/broken", "step": "config[0] sleep",
+                                         "message": "SetupFailed: setup failed: StepError: sleep: the guest is gone"}]
+    assert verified["skipped"] == [{"task": "calc/skips", "reason": "needs something found only at run time"}]
+    assert verified["not_run"] == ["calc/lost"]
+    text = capsys.readouterr().out
+    assert "verified with the do-nothing agent: 1 of 4 runnable tasks set up without error" in text
+    assert "  setup error  calc/broken  config[0] sleep: SetupFailed: setup failed: StepError: sleep: the guest is gone" in text
+    assert "  no record    calc/lost" in text
+    assert "set up (verified)" in text
+
+
+def test_failed_step_names_the_step_or_the_phase(tmp_path: Path) -> None:
+    (task,) = load_tasks(write_task(tmp_path, "t", "exact_match", script="true\n"))
+    assert compat.failed_step(task, "SetupFailed: setup failed: StepError: script_and_execute: boom") == \
+        "config[1] script_and_execute"
+    assert compat.failed_step(task, "SetupFailed: setup failed: TimeoutError: timed out") == "setup"
+    assert compat.failed_step(task, "EnvironmentFault: container exited") == "environment"

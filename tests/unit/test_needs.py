@@ -1,0 +1,426 @@
+"""The static needs analysis and the provides manifest, on patterns of the original tasks
+reproduced in tmp folders (an Astro init script, a notebook importing sklearn, a DAG fetching a
+URL, a missing file, `docker compose up`, `conda create`) and on this project's own tasks."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v import needs
+from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_manifest, load_snapshots
+from pytest_spider2v.registry import load_extensions
+from pytest_spider2v.task import Task, load_tasks, unavailable_reasons
+
+REPO = Path(__file__).resolve().parents[2]
+
+SNAPSHOTS = "snapshots:\n  desktop: desktop\n  airflow: airflow\n  jupyter: jupyter\n  superset: superset\n  dagster: dagster\n"
+PROVIDES: dict[str, Any] = {
+    "serves": ["localhost", "127.0.0.1"],
+    "distributions": {"sklearn": "scikit-learn", "airflow": "apache-airflow",
+                      "airflow.providers.*": "apache-airflow-providers-*", "psycopg2": ["psycopg2-binary", "psycopg2"]},
+    "families": {
+        "desktop": {"programs": ["bash", "unzip", "mkdir", "sed", "yes", "curl", "jq", "sudo", "python3", "python",
+                                 "pip", "conda", "createuser", "gnome-terminal", "code", "sleep", "cat", "expr",
+                                 "grep"],
+                    "commands": ["conda activate", "conda run"], "conda_envs": ["dbt"],
+                    "python": ["python3"], "packages": ["pandas", "requests"]},
+        "airflow": {"programs": ["airflow"], "conda_envs": ["airflow"], "packages": ["apache-airflow"]},
+        "jupyter": {"programs": ["jupyter"], "conda_envs": ["jupyter"], "packages": ["numpy"]},
+        "superset": {"programs": ["docker"], "commands": ["docker compose"]},
+        "dagster": {"programs": ["dagster"], "conda_envs": ["dagster"]},
+    },
+}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def registrations() -> None:
+    load_extensions()
+
+
+def environments(tmp_path: Path, provides: dict[str, Any] = PROVIDES) -> Path:
+    """An environments folder: snapshots, provides, and recipes layered on the desktop."""
+    folder = tmp_path / "envs"
+    folder.mkdir(exist_ok=True)
+    (folder / "snapshots.yaml").write_text(SNAPSHOTS)
+    (folder / "provides.yaml").write_text(json.dumps(provides))  # JSON is YAML
+    for recipe in provides["families"]:
+        (folder / recipe).mkdir(exist_ok=True)
+        if recipe != "desktop":
+            (folder / recipe / "recipe.yaml").write_text("parent: desktop\n")
+    return folder
+
+
+def spider2v_task(root: Path, app: str, snapshot: str, files: dict[str, str | bytes],
+                  config: list[dict[str, Any]] | None = None, evaluator: dict[str, Any] | None = None) -> Task:
+    """A task in a Spider2-V checkout under ``root``; ``files`` are written beside it and each
+    is copied to the guest (scripts run) by its config, as the originals do."""
+    task_id = f"{app}-task"
+    folder = root / "evaluation_examples" / "examples" / app / task_id
+    folder.mkdir(parents=True)
+    relative = f"evaluation_examples/examples/{app}/{task_id}"
+    steps = list(config or [])
+    for name, content in files.items():
+        (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+        kind = "script_and_execute" if name.endswith(".sh") else "copyfile_from_host_to_guest"
+        steps.append({"type": kind, "parameters": {"src": f"{relative}/{name}", "dest": f"/home/user/{name}"}})
+    (folder / f"{task_id}.json").write_text(json.dumps({
+        "id": task_id, "snapshot": snapshot, "instruction": "Do it.", "related_apps": [app], "tags": ["gui"],
+        "action_number": 3, "config": steps,
+        "evaluator": evaluator or {"func": "exact_match", "result": {"type": "rule", "rules": 1},
+                                   "expected": {"type": "rule", "rules": 1}},
+    }))
+    (task,) = load_tasks(folder / f"{task_id}.json")
+    return task
+
+
+def reasons(task: Task, envs: Path) -> list[str]:
+    return [str(unmet) for unmet in needs.unmet_needs(task, envs)]
+
+
+ASTRO_INIT = """#!/bin/bash
+
+exec 1>/dev/null
+exec 2>/dev/null
+
+ASTRO_RUNTIME_VERSION=10.5.0
+
+function to_ready_state(){
+    echo "source /home/user/anaconda3/etc/profile.d/conda.sh" >> ~/.bashrc  # not a call
+    mkdir -p /home/user/projects/astro-proj && cd /home/user/projects/astro-proj
+    yes | astro dev init
+    sed -i "s/astro-runtime:.*$/astro-runtime:${ASTRO_RUNTIME_VERSION}/" Dockerfile
+    astro dev start --no-browser
+    wait
+}
+to_ready_state
+"""
+
+
+def test_init_script_calling_astro_is_a_missing_program(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "airflow", "airflow", {"init.sh": ASTRO_INIT})
+    assert reasons(task, envs) == [
+        "needs program 'astro' (called in init.sh line 11: astro dev init), not in image 'airflow'"]
+    (unmet,) = needs.unmet_needs(task, envs)
+    assert unmet.summary == "needs program 'astro', not in image 'airflow'"
+
+
+def test_a_program_added_to_the_manifest_is_provided(tmp_path: Path) -> None:
+    provides = json.loads(json.dumps(PROVIDES))
+    provides["families"]["airflow"]["programs"].append("astro")  # the one-line change a stand-in needs
+    task = spider2v_task(tmp_path, "airflow", "airflow", {"init.sh": ASTRO_INIT})
+    assert reasons(task, environments(tmp_path, provides)) == []
+
+
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "source": ["Data from <https://www.kaggle.com/datasets/x>\n", "import torch\n"]},
+        {"cell_type": "code", "source": ["%matplotlib inline\n", "import numpy as np\n",
+                                         "from sklearn.cluster import KMeans\n", "import os, json\n"]},
+        {"cell_type": "code", "source": "!pip install seaborn\ntry:\n    import tqdm\nexcept ImportError:\n    tqdm = None\n"},
+        {"cell_type": "code", "source": ["%%bash\n", "curl -O https://example.org/data.csv\n"]},
+    ],
+}
+
+
+def test_notebook_imports_and_installs_are_needs(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)})
+    assert reasons(task, envs) == [
+        "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'",
+        "installs Python package 'seaborn' (notebook.ipynb cell 3 line 1), not in image 'jupyter'",
+        "downloads from example.org (notebook.ipynb cell 4 line 2; no internet here)",
+    ]
+    assert [u.summary for u in needs.unmet_needs(task, envs)][0] == "imports sklearn (scikit-learn), not in image 'jupyter'"
+
+
+DAG = '''"""Fetches the movies. See https://docs.example.com/guide for details."""
+import requests  # https://requests.readthedocs.io
+import pandas as pd
+from airflow.providers.http.operators.http import HttpOperator
+from movies.helpers import clean
+
+SOURCE = f"https://raw.githubusercontent.com/owner/data/{'main'}/movies.csv"
+
+
+def fetch():
+    """Download the file (https://not-a-call.example.com)."""
+    local = pd.read_csv("http://localhost:8080/cache.csv")
+    return requests.get(SOURCE), local
+'''
+
+
+def project_zip(members: dict[str, str]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+def test_dag_in_an_archive_reaching_the_internet(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    archive = project_zip({
+        "movies/dags/movies.py": DAG,
+        "movies/movies/helpers.py": "def clean(x):\n    return x\n",
+        "movies/tests/test_dag.py": "import pytest\nimport great_expectations\n",
+        "movies/.astro/test_dag_integrity_default.py": "import pytest\n",
+        "movies/Dockerfile": "FROM quay.io/astronomer/astro-runtime:10.5.0\n",
+        "movies/requirements.txt": "# providers: https://docs.example.com/providers\nastronomer-cosmos==1.0.4\n",
+        "movies/notes/requirements.txt": "never-installed\n",
+    })
+    task = spider2v_task(tmp_path, "airflow", "airflow", {"movies.zip": archive})
+    assert reasons(task, envs) == [
+        "imports airflow.providers.http.operators.http (apache-airflow-providers-http) in "
+        "movies.zip: movies/dags/movies.py line 4, not in image 'airflow'",
+        "installs Python package 'astronomer-cosmos' (movies.zip: movies/requirements.txt line 2), not in image 'airflow'",
+        "downloads from raw.githubusercontent.com (movies.zip: movies/dags/movies.py line 7; no internet here)",
+    ]
+
+
+def test_requirements_count_when_a_script_installs_them(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    files = {"requirements.txt": "pandas\nscipy>=1.10  # solver\n",
+             "init.sh": "pip install -r /home/user/requirements.txt\npip install --upgrade 'polars[all]==1.0'\n"}
+    task = spider2v_task(tmp_path, "desktop", "desktop", files)
+    assert [u.need.name for u in needs.unmet_needs(task, envs)] == ["polars", "scipy"]
+
+
+def test_missing_files_are_needs_but_account_settings_are_not(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    config = [
+        {"type": "copyfile_from_host_to_guest",
+         "parameters": {"src": "evaluation_examples/examples/superset/all_databases.sql", "dest": "/home/user/a.sql"}},
+        {"type": "copyfile_from_host_to_guest",
+         "parameters": {"src": "evaluation_examples/settings/dbt_cloud/settings.json", "dest": "/home/user/s.json"}},
+    ]
+    task = spider2v_task(tmp_path, "superset", "superset", {}, config=config)
+    assert reasons(task, envs) == ["needs evaluation_examples/examples/superset/all_databases.sql (config[0].src), "
+                                   "missing from the checkout"]
+
+
+SUPERSET_INIT = """#!/bin/bash
+function start_superset_server() {
+    cd /home/user/projects/superset
+    docker compose -f docker-compose-image-tag.yml up --detach
+    count=0
+    while true; do
+        sleep 5
+        count=$(expr $count + 1)
+        stop_flag=$(docker compose logs | grep "Init Step 4/4") # "Init Step 4/4 [Complete]"
+        if [ $? -eq 0 ]; then
+            break
+        fi
+    done
+}
+start_superset_server
+docker exec -t superset_db psql -U superset -f /all_databases.sql
+token=$(curl -X POST "http://localhost:8088/api/v1/security/login" \\
+    -H "Content-Type: application/json" \\
+    -d '{"username": "admin", "password": "admin", "provider": "db"}' | jq -rM ".access_token")
+curl -X POST "http://localhost:8088/api/v1/database/" -H "Authorization: Bearer ${token}" \\
+    -d '{"sqlalchemy_uri": "postgresql://superset:superset@db:5432/superset"}'
+"""
+
+
+def test_docker_compose_is_provided_where_declared_and_other_subcommands_are_not(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "superset", "superset", {"init.sh": SUPERSET_INIT})
+    assert reasons(task, envs) == [
+        "needs 'docker exec' (called in init.sh line 16: docker exec -t superset_db psql -U superset -f "
+        "/all_databases.sql), not in image 'superset', which has only 'docker compose'",
+        "connects to host 'db' (init.sh line 21), which image 'superset' does not serve",
+    ]
+
+
+def test_docker_compose_in_a_family_without_docker(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "desktop", "desktop", {"init.sh": "cd ~/projects/superset\ndocker compose up -d\n"})
+    assert reasons(task, envs) == [
+        "needs program 'docker' (called in init.sh line 2: docker compose up -d), not in image 'desktop'"]
+
+
+def test_conda_create_and_environments(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    script = ("source /home/user/anaconda3/etc/profile.d/conda.sh\n"
+              "conda create -n dagster python=3.11 -y\nconda activate dagster\nconda activate airflow\n"
+              "conda run -n jupyter jupyter lab --no-browser\n")
+    task = spider2v_task(tmp_path, "dagster", "dagster", {"init.sh": script})
+    assert reasons(task, envs) == [
+        "needs 'conda create' (called in init.sh line 2: conda create -n dagster python=3.11 -y), not in image "
+        "'dagster', which has only 'conda activate', 'conda run'",
+        "needs program 'jupyter' (called in init.sh line 5: jupyter lab --no-browser), not in image 'dagster'",
+        "needs conda environment 'airflow' (activated in init.sh line 4), not in image 'dagster'",
+        "needs conda environment 'jupyter' (activated in init.sh line 5), not in image 'dagster'",
+    ]
+
+
+def needs_of(tmp_path: Path, name: str, text: str) -> list[tuple[str, str, str]]:
+    path = tmp_path / name
+    path.write_text(text)
+    return [(n.kind, n.name or n.detail, n.where) for n in needs.analyse_file(path).needs]
+
+
+def test_shell_reading(tmp_path: Path) -> None:
+    script = r"""#!/bin/bash
+# wget https://commented.example.com
+echo "see https://docs.example.com"   # printed, not fetched
+declare -a task_list=(
+    "customers.customers_run"
+    "orders.orders_test"
+)
+DIRS=("dagster_proj" "dagster_proj_tests")
+for ((i=0; i<3; i++)); do :; done
+case "$1" in
+    start|run) echo go ;;
+    *) exit 1 ;;
+esac
+helper() { true; }
+helper
+echo $PASSWORD | sudo -S -u postgres createuser --superuser user
+env DEBUG=1 nohup timeout 30 dagster dev -p 3000 >start.log 2>&1 &
+if command -v astro >/dev/null; then :; fi
+flag="$(docker ps | grep webserver)"
+URL=https://api.example.net/v1 && curl -s \
+    "$URL" https://cdn.example.com/x.js
+cat >> requirements.txt <<EOF
+apache-airflow-providers-postgres==5.10.2
+EOF
+python - <<'PY'
+import sklearn
+PY
+bash -c "psql -c 'select 1'"
+"""
+    found = needs_of(tmp_path, "init.sh", script)
+    programs = sorted((name, where) for kind, name, where in found if kind == "program")
+    assert programs == [("bash", "line 28"), ("cat", "line 22"), ("createuser", "line 16"), ("curl", "line 20"),
+                        ("dagster", "line 17"), ("docker", "line 19"), ("grep", "line 19"), ("psql", "line 28"),
+                        ("python", "line 25")]
+    hosts = sorted((name, where) for kind, name, where in found if kind == "host")
+    assert hosts == [("api.example.net", "line 20"), ("cdn.example.com", "line 21")]
+    packages = sorted((name, where) for kind, name, where in found if kind == "package")
+    assert packages == [("apache-airflow-providers-postgres", "line 23"), ("sklearn", "line 26")]
+
+
+def test_python_reading(tmp_path: Path) -> None:
+    code = '''"""Module doc: https://docs.example.com"""
+from __future__ import annotations
+import os, sys
+from typing import TYPE_CHECKING
+try:
+    import ujson as json
+except ImportError:
+    import json
+if TYPE_CHECKING:
+    import mypy_extensions
+from . import sibling
+import dagster_duckdb.io_manager
+API = "https://hacker-news.firebaseio.com/v0/topstories.json"  # a comment: https://x.example.org
+DB = "sqlite:///local.db"
+'''
+    found = needs_of(tmp_path, "assets.py", code)
+    imported = {n for k, n, _ in found if k == "package"}
+    assert imported == {"__future__", "os", "sys", "typing", "json", "dagster_duckdb.io_manager"}
+    assert [(n, w) for k, n, w in found if k == "host"] == [("hacker-news.firebaseio.com", "line 13")]
+
+
+def test_code_that_does_not_parse_is_read_line_by_line(tmp_path: Path) -> None:
+    found = needs_of(tmp_path, "legacy.py", 'print "hi"\nimport urllib2\n# http://old.example.com\nu = "http://new.example.com/x"\n')
+    assert ("package", "urllib2", "line 2") in found
+    assert [n for k, n, _ in found if k == "host"] == ["new.example.com"]
+
+
+def test_stdlib_and_shipped_modules_are_not_needs(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    files = {"assets.py": "import json, pathlib\nfrom helpers import x\nimport pandas\n", "helpers.py": "x = 1\n"}
+    task = spider2v_task(tmp_path, "desktop", "desktop", files)
+    assert reasons(task, envs) == []
+
+
+def test_file_analyses_are_cached_until_the_file_changes(tmp_path: Path) -> None:
+    path = tmp_path / "init.sh"
+    path.write_text("astro dev start\n")
+    first = needs.analyse_file(path)
+    assert needs.analyse_file(path) is first
+    path.write_text("docker compose up\n")
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
+    assert [n.name for n in needs.analyse_file(path).needs] == ["docker"]
+
+
+def test_step_commands_are_read_as_shell(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    config = [{"type": "launch", "parameters": {"command": ["gnome-terminal", "--maximize"]}},
+              {"type": "execute", "parameters": {"command": "python -c \"import pyautogui; pyautogui.hotkey('ctrl', 's')\""}},
+              {"type": "launch", "parameters": {"command": ["metabase", "start"]}}]
+    task = spider2v_task(tmp_path, "desktop", "desktop", {}, config=config)
+    assert reasons(task, envs) == [
+        "needs program 'metabase' (called in config[2].command line 1: metabase start), not in image 'desktop'",
+        "imports pyautogui in config[1].command line 1, not in image 'desktop'",
+    ]
+
+
+# -- the manifest ---------------------------------------------------------------------------------
+
+
+def test_manifest_layers_families_on_their_parent(tmp_path: Path) -> None:
+    manifest = load_manifest(environments(tmp_path))
+    airflow = manifest.families["airflow"]
+    assert {"airflow", "bash", "conda"} <= airflow.programs
+    assert airflow.conda_envs == {"dbt", "airflow"}
+    assert airflow.packages == {"pandas", "requests", "apache-airflow"}
+    assert airflow.python == ("python3",)
+    assert airflow.serves == {"localhost", "127.0.0.1"}
+    assert airflow.subcommands("conda") == ("conda activate", "conda run")
+    assert airflow.subcommands("airflow") == ()
+
+
+def test_manifest_names_distributions(tmp_path: Path) -> None:
+    manifest = load_manifest(environments(tmp_path))
+    assert manifest.distributions_of("sklearn.cluster") == ("scikit-learn",)
+    assert manifest.distributions_of("airflow.providers.common_sql.hooks") == ("apache-airflow-providers-common-sql",)
+    assert manifest.distributions_of("airflow.models") == ("apache-airflow",)
+    assert manifest.distributions_of("psycopg2.extras") == ("psycopg2-binary", "psycopg2")
+    assert manifest.distributions_of("Dagster_DBT") == ("dagster-dbt",)
+
+
+@pytest.mark.parametrize(("family", "message"), [
+    ({"programs": ["x"], "packges": ["y"]}, r"unknown keys \['packges'\]"),
+    ({"commands": ["docker"]}, "must be 'program subcommand'"),
+])
+def test_manifest_mistakes_are_named(tmp_path: Path, family: dict[str, Any], message: str) -> None:
+    provides = {**PROVIDES, "families": {**PROVIDES["families"], "desktop": family}}
+    with pytest.raises(ValueError, match=message):
+        load_manifest(environments(tmp_path, provides))
+
+
+def test_project_manifest_declares_every_recipe() -> None:
+    manifest = load_manifest()
+    recipes = {p.parent.name for p in ENVIRONMENTS_DIR.glob("*/Dockerfile")}
+    assert recipes == set(manifest.families)
+    assert {s.recipe for s in load_snapshots().values()} <= set(manifest.families)
+    for family in manifest.families.values():
+        assert {c.split()[0] for c in family.commands} <= family.programs, family.name
+        assert {"localhost", "127.0.0.1"} <= family.serves
+
+
+def test_project_tasks_need_nothing_their_images_lack() -> None:
+    files = sorted((REPO / "tasks").glob("*/*/task.json"))
+    assert files
+    problems = {task.key: reasons for f in files for task in load_tasks(f)
+                if (reasons := [str(u) for u in needs.unmet_needs(task)])}
+    assert problems == {}
+
+
+def test_unavailable_reasons_include_unmet_needs(tmp_path: Path) -> None:
+    task = spider2v_task(tmp_path, "desktop", "desktop",
+                         {"init.sh": "mkdir -p ~/x && unzip -q a.zip\nno-such-program-here --now\n"})
+    assert unavailable_reasons(task, None) == [
+        "needs program 'no-such-program-here' (called in init.sh line 2: no-such-program-here --now), "
+        "not in image 'desktop'"]
