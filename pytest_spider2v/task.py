@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .needs import unmet_needs
 from .registry import Registry, check_parameters, getters, metrics, setup_steps
 
 if TYPE_CHECKING:
@@ -350,6 +349,8 @@ def unavailable_reasons(task: Task, settings_dir: Path | None) -> list[str]:
     """Why this task cannot run here, if at all: account settings missing, declared-only names,
     and what its files need that its image family does not provide (:mod:`.needs`, read from
     the files, so no container starts for a task that is skipped)."""
+    from .needs import unmet_needs  # imported when a task runs: collection reads no task's files
+
     return [*declared_reasons(task, settings_dir), *(str(unmet) for unmet in unmet_needs(task))]
 
 
