@@ -12,9 +12,11 @@ with the exact reason, before any container starts.
 
 It is a static reading, so it leans to what matters in practice: comments, docstrings, markdown
 and echoed text are not calls; imports guarded by ``except ImportError`` and test files
-(``tests/``, ``test_*.py``, hidden folders) are not needs; programs are checked by name (and by
-subcommand where a family provides only some, as a shim does), packages by distribution name,
-not version. File analyses are cached per file, and nothing here runs at collection.
+(``tests/``, ``test_*.py``, hidden folders) are not needs; a requirements file counts when
+something installs it; programs are checked by name (and by subcommand where a family provides
+only some, as a shim does), packages by distribution name, not version. YAML files (settings,
+exports, compose files) are not read: what they configure runs through a program, and that
+program is the need. File analyses are cached per file, and nothing here runs at collection.
 """
 
 from __future__ import annotations
@@ -27,12 +29,11 @@ import sys
 import warnings
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import takewhile
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard
-
-import yaml
 
 from .environments import (
     ENVIRONMENTS_DIR,
@@ -63,7 +64,7 @@ class Need:
     kind: NeedKind
     name: str  #: file path, program, conda environment, distribution or host
     where: str  #: "init.sh line 14", "project.zip: proj/assets.py line 7", "config[2].src"
-    #: program: its subcommand (first argument); package: the import name ("" when installed by name)
+    #: program: its subcommand words (``dev start``); package: the import name ("" when installed by name)
     detail: str = ""
     #: program: the command line as written
     call: str = ""
@@ -79,6 +80,12 @@ class Unmet:
     family: str  #: the image family (recipe); the snapshot's name when it has none
     #: what the family offers of a program it restricts to some subcommands
     offered: tuple[str, ...] = ()
+
+    @property
+    def called(self) -> str:
+        """A restricted program's call, as many subcommand words deep as the family's entries."""
+        depth = max((len(c.split()) - 1 for c in self.offered), default=0)
+        return " ".join([self.need.name, *self.need.detail.split()[:depth]])
 
     @property
     def summary(self) -> str:
@@ -97,7 +104,7 @@ class Unmet:
             if self.offered:
                 have = ", ".join(f"'{c}'" for c in self.offered)
                 call = f" (called in {need.where}: {need.call})" if located else ""
-                return f"needs '{need.name} {need.detail}'{call}, not in {image}, which has only {have}"
+                return f"needs '{self.called}'{call}, not in {image}, which has only {have}"
             call = f" (called in {need.where}: {need.call})" if located else ""
             return f"needs program '{need.name}'{call}, not in {image}"
         if need.kind == "conda_env":
@@ -127,7 +134,7 @@ def unmet_needs(task: Task, environments_dir: Path = ENVIRONMENTS_DIR) -> list[U
     for need in task_needs(task, manifest):
         problem = _check(need, image, family, manifest)
         if problem is not None:  # each once: a program per subcommand only where the family has some
-            unmet.setdefault((need.kind, need.name, need.detail if problem.offered else ""), problem)
+            unmet.setdefault((need.kind, need.name, problem.called if problem.offered else ""), problem)
     order: dict[str, int] = {"file": 0, "program": 1, "conda_env": 2, "package": 3, "host": 4}
     return sorted(unmet.values(), key=lambda u: order[u.need.kind])
 
@@ -148,7 +155,9 @@ def _check(need: Need, name: str, family: Family | None, manifest: Manifest) -> 
     if need.kind == "program":
         offered = family.subcommands(need.name)
         if offered:
-            return None if need.detail in {c.split(" ", 1)[1] for c in offered} else Unmet(need, name, offered)
+            called = need.detail.split()
+            provided = any(called[:len(words)] == words for words in (c.split()[1:] for c in offered))
+            return None if provided else Unmet(need, name, offered)
         return None if need.name in family.programs else Unmet(need, name)
     if need.kind == "conda_env":
         return None if need.name in family.conda_envs else Unmet(need, name)
@@ -244,7 +253,7 @@ def _label(path: Path, task: Task) -> str:
 
 def _located(need: Need, label: str) -> Need:
     where = f"{label} {need.where}" if need.where.startswith(("line", "cell")) else f"{label}: {need.where}"
-    return Need(need.kind, need.name, where if need.where else label, need.detail, need.call)
+    return replace(need, where=where if need.where else label)
 
 
 def _shell_quote(word: str) -> str:
@@ -318,8 +327,6 @@ def _kind(name: str) -> str | None:
         return "shell"
     if re.fullmatch(r"requirements.*\.txt", name):
         return "requirements"
-    if name.endswith((".yml", ".yaml")):
-        return "yaml"
     return None
 
 
@@ -338,12 +345,10 @@ def _content(name: str, data: bytes, member: str, facts: _Facts, built: bool = F
         _notebook(text, found)
     elif kind == "shell":
         _shell(text, 1, found)
-    elif kind == "requirements":
-        _requirements(text, 1, found)
     else:
-        _conda_environment(text, found)
+        _requirements(text, 1, found)
     if member:
-        found.needs = [Need(n.kind, n.name, f"{member} {n.where}", n.detail, n.call) for n in found.needs]
+        found.needs = [replace(n, where=f"{member} {n.where}") for n in found.needs]
     if kind == "requirements":
         facts.requirements.append((name, built, found.needs))
     else:
@@ -470,7 +475,7 @@ def _notebook(text: str, facts: _Facts) -> None:
         _python("\n".join(python), 1, facts, where)
 
 
-# -- requirements and conda environment files -----------------------------------------------------
+# -- requirements files -------------------------------------------------------------------------------
 
 REQUIREMENT = re.compile(r"^([A-Za-z0-9][A-Za-z0-9._-]*)")
 
@@ -480,31 +485,12 @@ def _requirements(text: str, first_line: int, facts: _Facts, where: str = "line"
         line = line.split(" #", 1)[0].strip()
         if not line or line.startswith(("#", "-")):
             continue
-        if "://" in line and "@" not in line:  # a bare URL or VCS link
+        if "://" in line and " @ " not in line:  # a bare URL or a VCS link: fetched by pip
             facts.needs += [Need("host", host, f"{where} {number}") for host in _hosts(line)]
             continue
         match = REQUIREMENT.match(line)
         if match:
             facts.needs.append(Need("package", normalize_distribution(match.group(1)), f"{where} {number}"))
-
-
-def _conda_environment(text: str, facts: _Facts) -> None:
-    """A conda environment file (``dependencies:``): its packages, pip's included."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return
-    if not isinstance(data, dict) or not isinstance(data.get("dependencies"), list):
-        return
-    if isinstance(data.get("name"), str):
-        facts.created_envs.add(data["name"])
-    for item in data["dependencies"]:
-        names = item.get("pip", []) if isinstance(item, dict) else [item]
-        for name in names:
-            match = REQUIREMENT.match(str(name).split("::")[-1])
-            if match and match.group(1).lower() not in {"python", "pip"}:
-                facts.needs.append(Need("package", normalize_distribution(match.group(1).split("=")[0]),
-                                        "dependencies"))
 
 
 # -- shell ----------------------------------------------------------------------------------------
@@ -540,6 +526,10 @@ PIP_VALUE_OPTIONS = frozenset("-c --constraint -e --editable -i --index-url --ex
                               "--target --prefix --root".split())
 ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 PROGRAM_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
+#: A program's subcommand words (``astro dev start``, ``conda env create``): how many are kept,
+#: and what they look like (not an option, a path or a file name).
+SUBCOMMAND_WORDS = 2
+SUBCOMMAND = re.compile(r"[a-z][a-z0-9_-]*")
 OPERATORS = ("&>>", ";;&", "<<<", "<<-", "&&", "||", ";;", ";&", "|&", ">>", "<<", ">&", "<&", "&>", ">|", "<>",
              ";", "&", "|", "(", ")", "<", ">")
 REDIRECTIONS = frozenset({"&>>", "<<<", "<<-", ">>", "<<", ">&", "<&", "&>", ">|", "<>", "<", ">"})
@@ -818,7 +808,7 @@ def _command(words: list[_Word], redirects: list[tuple[str, _Word]], functions: 
     if program in BUILTINS or program in functions or program in KEYWORDS or not PROGRAM_NAME.match(program) \
             or program.isdigit():
         return
-    sub = args[0] if args and re.fullmatch(r"[a-z][a-z0-9_-]*", args[0]) else ""
+    sub = " ".join(takewhile(SUBCOMMAND.fullmatch, args[:SUBCOMMAND_WORDS]))
     call = " ".join([program, *args])
     facts.needs.append(Need("program", program, line, sub, call if len(call) <= 120 else call[:117] + "..."))
 

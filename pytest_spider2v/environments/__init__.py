@@ -86,7 +86,7 @@ class Family:
 
     name: str
     programs: frozenset[str] = frozenset()
-    #: "program subcommand" entries: a program listed here offers only these subcommands
+    #: "program subcommand ..." entries: a program listed here offers only these subcommands
     commands: frozenset[str] = frozenset()
     conda_envs: frozenset[str] = frozenset()
     #: the image's Python interpreters (a task's code may run in any of them)
@@ -96,7 +96,7 @@ class Family:
 
     def subcommands(self, program: str) -> tuple[str, ...]:
         """The subcommands the family restricts ``program`` to (none: the whole program, if any)."""
-        return tuple(sorted(c for c in self.commands if c.split(" ", 1)[0] == program))
+        return tuple(sorted(c for c in self.commands if c.split()[0] == program))
 
 
 @dataclass(frozen=True)
@@ -155,8 +155,8 @@ def _load_manifest(path: Path, mtime_ns: int) -> Manifest:
         parent = resolve(parent_name, (*seen, name)) if parent_name in entries else Family(parent_name or "", serves=serves)
         lists = {key: getattr(parent, key) | frozenset(str(v) for v in entry.get(key) or []) for key in _LISTS}
         for command in lists["commands"]:
-            if len(command.split()) != 2:
-                raise ValueError(f"{path}: family {name!r}: command {command!r} must be 'program subcommand'")
+            if len(command.split()) < 2:
+                raise ValueError(f"{path}: family {name!r}: command {command!r} must be 'program subcommand ...'")
         python = tuple(dict.fromkeys([*parent.python, *(str(p) for p in entry.get("python") or [])]))
         packages = parent.packages | {normalize_distribution(str(p)) for p in entry.get("packages") or []}
         families[name] = Family(name, python=python, packages=frozenset(packages), **lists)

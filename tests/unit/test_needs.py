@@ -392,7 +392,7 @@ def test_manifest_names_distributions(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("family", "message"), [
     ({"programs": ["x"], "packges": ["y"]}, r"unknown keys \['packges'\]"),
-    ({"commands": ["docker"]}, "must be 'program subcommand'"),
+    ({"commands": ["docker"]}, "must be 'program subcommand ...'"),
 ])
 def test_manifest_mistakes_are_named(tmp_path: Path, family: dict[str, Any], message: str) -> None:
     provides = {**PROVIDES, "families": {**PROVIDES["families"], "desktop": family}}
@@ -424,3 +424,24 @@ def test_unavailable_reasons_include_unmet_needs(tmp_path: Path) -> None:
     assert unavailable_reasons(task, None) == [
         "needs program 'no-such-program-here' (called in init.sh line 2: no-such-program-here --now), "
         "not in image 'desktop'"]
+
+
+def test_restricted_subcommands_match_as_deep_as_declared(tmp_path: Path) -> None:
+    provides = json.loads(json.dumps(PROVIDES))
+    provides["families"]["desktop"]["commands"] = ["conda activate", "conda env list"]
+    script = "conda env list\nconda activate dbt\nconda env create -f environment.yml\nconda info --envs\n"
+    task = spider2v_task(tmp_path, "desktop", "desktop", {"init.sh": script})
+    assert [u.summary for u in needs.unmet_needs(task, environments(tmp_path, provides))] == [
+        "needs 'conda env create', not in image 'desktop', which has only 'conda activate', 'conda env list'",
+        "needs 'conda info', not in image 'desktop', which has only 'conda activate', 'conda env list'",
+    ]
+
+
+def test_requirement_links_are_hosts_and_named_links_packages(tmp_path: Path) -> None:
+    path = tmp_path / "requirements.txt"
+    path.write_text("-r base.txt\ngit+https://github.com/o/r@main#egg=r\ntool @ https://files.example.com/tool.whl\n"
+                    "Numpy>=1.26 # fast\n")
+    ((name, built, found),) = needs.analyse_file(path).requirements
+    assert (name, built) == ("requirements.txt", False)
+    assert [(n.kind, n.name, n.where) for n in found] == [
+        ("host", "github.com", "line 2"), ("package", "tool", "line 3"), ("package", "numpy", "line 4")]
