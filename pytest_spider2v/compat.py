@@ -54,7 +54,7 @@ class Verified:
     setup_errors: list[dict[str, str]] = field(default_factory=list)
     #: {"task", "reason"} per task the run skipped although the report called it runnable
     skipped: list[dict[str, str]] = field(default_factory=list)
-    not_run: list[str] = field(default_factory=list)  #: tasks with no record (the run stopped)
+    not_run: list[str] = field(default_factory=list)  #: tasks without a finished setup or error (the run stopped)
 
 
 @dataclass
@@ -260,8 +260,8 @@ def verify(report: Report, results_dir: Path, settings_dir: Path | None, workers
 def read_verification(task: Task, results_dir: Path, verified: Verified) -> None:
     """Classify one task's record: set up (its setup finished), a setup error, a skip, no record."""
     result = read_result(task_dir(results_dir, VERIFY_RUN, task))
-    if result is None:
-        verified.not_run.append(task.key)
+    if result is None or (result.status == "running" and "setup" not in result.timings):
+        verified.not_run.append(task.key)  # never started, or the run stopped while it set up
     elif "setup" in result.timings:
         verified.set_up += 1
     elif result.status == "skipped":
