@@ -113,7 +113,7 @@ class TestExcelSolution:
         task = json.loads(require(sample("excel", path.stem, f"{path.stem}.json")).read_text(encoding="utf-8"))
         [opened] = [Path(step["parameters"]["path"]).name for step in task["config"] if step["type"] == "open"]
         cells = solution_cells(path)
-        assert cells[0].code == "from calc_uno import listen\nlisten()"
+        assert cells[0].code == f"from calc_uno import listen\nlisten(\"{opened} - LibreOffice Calc\")"
         named = {node.args[0].value for cell in cells for node in ast.walk(ast.parse(cell.code))
                  if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "document"}
         assert named == {opened}

@@ -29,8 +29,14 @@ PIPE = "spider2v_calc"
 
 # -- connecting ------------------------------------------------------------------------------------
 
-def listen(timeout=60):
-    """Have the running LibreOffice accept UNO connections on :data:`PIPE`, and wait until it does."""
+def listen(window, timeout=60):
+    """Once Calc shows ``window`` (the workbook's window title), have the running LibreOffice
+    accept UNO connections on :data:`PIPE`, and wait until it does."""
+    end = time.time() + timeout
+    while window not in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
+        if time.time() > end:
+            raise TimeoutError(f"no window {window!r}")
+        time.sleep(0.5)
     subprocess.run(["soffice", f"--accept=pipe,name={PIPE};urp;"], timeout=timeout,
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _context(timeout)

@@ -1,9 +1,9 @@
 # A "Total" row under the sales (SalesRep.xlsx) shown as a bar chart titled "Total", then a
 # "Growth" row, (this month - last month) / last month as a decimal, shown as a line chart titled
 # "Growth"; neither chart has a legend.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SalesRep.xlsx - LibreOffice Calc")
 
 # %% "Total" under the last sales rep, =SUM(B2:B<last>) filled right under every month
 from calc_uno import document, extent, fill, last_row, letter, put, sheet

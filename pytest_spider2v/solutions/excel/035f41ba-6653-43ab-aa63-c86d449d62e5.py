@@ -1,9 +1,9 @@
 # Fill the Gross Profit column (IncomeStatement2.xlsx), then list "<Year>_<Gross Profit>" in a new
 # sheet under the header "Year_Profit". Gross profit is sales less returns, discounts and the three
 # cost columns, as the task's tutorial computes it (=B2-C2-D2-F2-G2-H2).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("IncomeStatement2.xlsx - LibreOffice Calc")
 
 # %% Gross Profit: sales minus returns, discounts, materials, labor and overhead, filled down
 from calc_uno import column_of, document, fill, last_row, sheet

@@ -1,9 +1,9 @@
 # In a new sheet, the year-on-year change of Current, Fixed and Other Assets
 # (SmallBalanceSheet.xlsx): for each year after the first, (this year - last year) / last year,
 # shown as percentages under "Year", "CA changes", "FA changes", "OA changes".
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SmallBalanceSheet.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2 with the four headers and every year but the first (the first has no change)
 from calc_uno import add_sheet, column_of, document, last_row, put_column, put_row, sheet, values

@@ -1,8 +1,8 @@
 # A "Period Rate (%)" column, annual rate / periods per year, formatted as a number, with the
 # highest rate shown in green (#00ff00) font by a conditional format (PeriodRate.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("PeriodRate.xlsx - LibreOffice Calc")
 
 # %% "Period Rate (%)" in the first free column, =annual rate/periods filled down, as a number
 from calc_uno import column_of, document, extent, fill, last_row, letter, number_format, put, sheet

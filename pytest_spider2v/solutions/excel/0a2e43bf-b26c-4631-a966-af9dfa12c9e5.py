@@ -1,8 +1,8 @@
 # A "Total" row of the monthly sales (SalesRep.xlsx) and a "Lines Only" line chart of it over
 # the months, titled "Total", without a legend.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SalesRep.xlsx - LibreOffice Calc")
 
 # %% "Total" under the last sales rep, =SUM(B2:B<last>) filled right under every month
 from calc_uno import document, extent, fill, last_row, letter, put, sheet

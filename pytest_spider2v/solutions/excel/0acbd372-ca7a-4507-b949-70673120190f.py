@@ -1,8 +1,8 @@
 # Add "Net Income" (Revenue - Total Expenses) and format every figure as an accounting number
 # (NetIncome.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("NetIncome.xlsx - LibreOffice Calc")
 
 # %% "Net Income" in the first free column, =Revenue-Total Expenses filled down
 from calc_uno import column_of, document, extent, fill, last_row, letter, put, sheet

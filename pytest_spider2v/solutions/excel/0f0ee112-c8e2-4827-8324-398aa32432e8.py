@@ -1,9 +1,9 @@
 # In a new sheet "Sheet2": A1:B1 merged with "Summer sales ($)", under it a pivot table of the
 # revenue sum of each product over Sheet1's data, and a horizontal bar chart of it titled
 # "Revenue of Each Product" without a legend (EntireSummerSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("EntireSummerSales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2 with A1:B1 merged, reading "Summer sales ($)"
 from calc_uno import add_sheet, document, merge

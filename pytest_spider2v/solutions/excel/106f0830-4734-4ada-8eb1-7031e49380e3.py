@@ -1,8 +1,8 @@
 # Revenue by week as a pivot table in a new sheet, shown as a line chart in that sheet
 # (SummerSales.xlsx): the pivot table rows Week / Sum of Revenue ($), and a pivot chart of it.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SummerSales.xlsx - LibreOffice Calc")
 
 # %% a new sheet after Sheet1, named as the pivot dialog names it, with the pivot table at A1:
 # rows Week, data Sum of Revenue ($), over all the data

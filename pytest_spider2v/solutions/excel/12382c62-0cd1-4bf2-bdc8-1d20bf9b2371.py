@@ -1,8 +1,8 @@
 # A clustered column chart of Sales and COGS per week, placed in a new sheet and titled
 # "Sales & COGS" (WeeklySales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("WeeklySales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2 holding a column chart of Sheet1's Week, Sales and COGS (series in columns,
 # first row and first column as labels), titled "Sales & COGS"

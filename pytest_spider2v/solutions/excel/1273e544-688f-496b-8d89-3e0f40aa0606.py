@@ -1,7 +1,7 @@
 # Copy the "Revenue" column with its header to a new sheet (NetIncome.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("NetIncome.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; copy the Revenue column (header and figures) into its column A
 from calc_uno import add_sheet, column_of, copy, document, last_row, sheet

@@ -1,8 +1,8 @@
 # A "Week Sales COGS Summary" column reading "Week: <Week>, Sales: <Sales>, COGS: <COGS>" for every
 # row (WeeklySales.xlsx), built from the header cells and each row's values with "&".
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("WeeklySales.xlsx - LibreOffice Calc")
 
 # %% the header in the first free column, then the concatenation filled down to the last week
 from calc_uno import column_of, document, extent, fill, last_row, letter, put, sheet

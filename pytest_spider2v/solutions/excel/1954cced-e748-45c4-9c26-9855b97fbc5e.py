@@ -1,8 +1,8 @@
 # A pivot table in a new sheet "Sheet2" counting how often each "Invoice No." appears
 # (Invoices.xlsx): Invoice No. as the row field and, again, as a data field counted.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("Invoices.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; a pivot table over the Invoice No. column: rows Invoice No., data Count
 from calc_uno import add_sheet, column_of, document, last_row, pivot_table, sheet

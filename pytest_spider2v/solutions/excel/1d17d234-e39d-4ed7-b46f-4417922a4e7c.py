@@ -1,8 +1,8 @@
 # A new sheet "Sheet2" with merged headers: "Investment Summary" over A1:C1, "High Interest Rate"
 # over A2:B2 and "Low Interest Rate" over C2:D2 (FutureValue.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("FutureValue.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; merge the three ranges and write their texts
 from calc_uno import add_sheet, document, merge

@@ -1,9 +1,9 @@
 # The total revenue of each promotion type in a new sheet "Sheet2", the promotion names as column
 # headers (EntireSummerSales.xlsx): a pivot table over all the data with Promotion as the column
 # field and the sum of Revenue as the data field.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("EntireSummerSales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; a pivot table of all the data: columns Promotion, data Sum of Revenue
 from calc_uno import add_sheet, document, extent, letter, pivot_table, sheet

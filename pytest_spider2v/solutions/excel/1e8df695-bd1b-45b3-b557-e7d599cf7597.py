@@ -1,7 +1,7 @@
 # Add a "Profit" column: Sales minus COGS for every week (WeeklySales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("WeeklySales.xlsx - LibreOffice Calc")
 
 # %% "Profit" in the first free column, =Sales-COGS in row 2 dragged down to the last week
 from calc_uno import column_of, document, extent, fill, last_row, letter, put, sheet

@@ -1,8 +1,8 @@
 # Two tables in a new sheet: the total revenue of each product and of each sales channel
 # (SummerSales.xlsx), as two pivot tables over all the data, side by side in Sheet2.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SummerSales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; at A1 a pivot table rows Product / Sum of Revenue ($), at D1 rows Sales
 # Channel / Sum of Revenue ($)

@@ -1,8 +1,8 @@
 # A new sheet with "Month" and "Total": one row per month column of Sheet1 with the sum of that
 # month's sales (SalesRep.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SalesRep.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2: the headers, the month names (Sheet1's header row after "Sales Rep"), and
 # =SUM(Sheet1.<month column>2:<last row>) for each

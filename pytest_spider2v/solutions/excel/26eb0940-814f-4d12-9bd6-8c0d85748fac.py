@@ -2,9 +2,9 @@
 # three pivot tables stacked under it with a blank row between them, each counting one of Sex,
 # Civil Status and Highest Educational Attainment and showing the counts as a percentage of the
 # total (DemographicProfile.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("DemographicProfile.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2; A1:C1 merged with "Demographic Profile", fill #0000FF, font white and bold
 from calc_uno import add_sheet, document, merge, style

@@ -1,8 +1,8 @@
 # Sort the sales by "Date Time" (column A) ascending, then a line chart of "Quantity" over the
 # date-times (BoomerangSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("BoomerangSales.xlsx - LibreOffice Calc")
 
 # %% Data > Sort: the rows under the header, by column A, ascending
 from calc_uno import document, extent, last_row, letter, sheet, sort

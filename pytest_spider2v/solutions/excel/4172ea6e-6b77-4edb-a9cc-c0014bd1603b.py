@@ -1,8 +1,8 @@
 # A "Maturity Date" column: each loan's issue date plus its length in days, shown as a date like
 # the issue dates (MaturityDate.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("MaturityDate.xlsx - LibreOffice Calc")
 
 # %% "Maturity Date" in the first free column, =issue date + days filled down, in the date format
 # of the issue dates

@@ -1,8 +1,8 @@
 # In a new sheet, "Total Revenue" and "Total Expenses": the sums of Sheet1's Revenue and
 # Total Expenses columns (NetIncome.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("NetIncome.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2: the two headers, and =SUM(Sheet1.<column>2:<last row>) under each
 from calc_uno import add_sheet, column_of, document, last_row, put_row, sheet

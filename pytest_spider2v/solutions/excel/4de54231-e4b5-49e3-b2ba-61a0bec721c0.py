@@ -1,8 +1,8 @@
 # Fill the two acceleration formulas of row 2 down to every mass, then a "Combined Data" column
 # "<header>: <value>, ..." over columns A to D with each value to two decimals (RampUpAndDown.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("RampUpAndDown.xlsx - LibreOffice Calc")
 
 # %% drag B2 and D2 (the given formulas) down to the last row of masses
 from calc_uno import document, drag, last_row, sheet

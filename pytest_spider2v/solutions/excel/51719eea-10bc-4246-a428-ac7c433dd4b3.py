@@ -1,9 +1,9 @@
 # A "Revenue" column (retail price looked up in the "Retail Price" sheet x quantity x (1 -
 # discount)), then a pivot table in a new sheet "Sheet2" summing the revenue of each product
 # (BoomerangSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("BoomerangSales.xlsx - LibreOffice Calc")
 
 # %% "Revenue" in the first free column: =VLOOKUP(product; price table; 2; 0)*quantity*(1-discount)
 from calc_uno import column_of, document, extent, fill, last_row, letter, put, sheet

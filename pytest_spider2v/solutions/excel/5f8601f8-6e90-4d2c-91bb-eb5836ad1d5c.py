@@ -1,8 +1,8 @@
 # The total subtotal of each expense account as a pivot table in a new sheet, shown as a bar chart
 # (ExpenseReport.xlsx): the pivot table rows Expense Account / Sum of Subtotal, and a pivot chart of it.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("ExpenseReport.xlsx - LibreOffice Calc")
 
 # %% a new sheet after Sheet1, named as the pivot dialog names it, with the pivot table at A1:
 # rows Expense Account, data Sum of Subtotal, over all the data

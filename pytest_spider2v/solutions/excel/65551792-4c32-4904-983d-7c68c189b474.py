@@ -1,9 +1,9 @@
 # Fill Gross Profit (IncomeStatement2.xlsx) as the task's tutorial computes it,
 # =SUM(B2:D2)-SUM(F2:H2), then copy the years to column A of a new sheet and the gross profits,
 # as numbers, to its column B "Gross Profit".
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("IncomeStatement2.xlsx - LibreOffice Calc")
 
 # %% Gross Profit: the sum of Sales..Discounts less the sum of the three cost columns, filled down
 from calc_uno import column_of, document, fill, last_row, sheet

@@ -2,9 +2,9 @@
 # discount)); then a pivot table in a new sheet "Sheet2" counting the transactions of each web
 # site, and a bar chart of it titled "Sales frequency by website" without a legend
 # (BoomerangSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("BoomerangSales.xlsx - LibreOffice Calc")
 
 # %% "Revenue" in the first free column: =quantity*VLOOKUP(product; price table; 2; 0)*(1-discount)
 from calc_uno import column_of, document, extent, fill, last_row, letter, put, sheet

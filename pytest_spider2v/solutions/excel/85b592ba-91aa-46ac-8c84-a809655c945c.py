@@ -1,8 +1,8 @@
 # The total revenue of each month as a pivot table in a new sheet, shown as a bar chart
 # (EntireSummerSales.xlsx): the pivot table rows Month / Sum of Revenue, and a pivot chart of it.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("EntireSummerSales.xlsx - LibreOffice Calc")
 
 # %% a new sheet after Sheet1, named as the pivot dialog names it, with the pivot table at A1:
 # rows Month, data Sum of Revenue, over all the data

@@ -1,9 +1,9 @@
 # Copy "Date" and "Revenue ($)" of the rows whose "Sales Channel" is "E-mail Coupon" to a new
 # sheet "Sheet2", with their headers (SummerSales.xlsx): what an AutoFilter on the channel and a
 # copy of the two visible columns gives.
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SummerSales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2: the two headers, then date and revenue of each E-mail Coupon row in order
 from calc_uno import add_sheet, column_of, copy, document, extent, letter, sheet, values

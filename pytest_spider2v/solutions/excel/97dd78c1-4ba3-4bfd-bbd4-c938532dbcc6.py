@@ -1,9 +1,9 @@
 # A "Total" column (each employee's sales over the months) and a "Total" row (each month's
 # sales), then the employee with the largest total filled blue and the one with the lowest red,
 # with the colours of those names in Calc's standard palette (SalesRep.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("SalesRep.xlsx - LibreOffice Calc")
 
 # %% "Total" column: =SUM(B2:<last month>2) filled down; "Total" row: =SUM(B2:B<last>) filled right
 from calc_uno import document, extent, fill, last_row, letter, put, sheet

@@ -2,9 +2,9 @@
 # monthly revenue per sales channel (months as rows, channels as columns) over Sheet1's data, and
 # a stacked column chart of it titled "Revenue of Each Channel ($)" with the legend at the bottom
 # (EntireSummerSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("EntireSummerSales.xlsx - LibreOffice Calc")
 
 # %% new sheet Sheet2 with A1:B1 merged, reading "Summer sales ($)"
 from calc_uno import add_sheet, document, merge

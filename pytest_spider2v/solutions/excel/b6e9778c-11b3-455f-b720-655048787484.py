@@ -1,8 +1,8 @@
 # The revenue of each product as a pivot table in a new sheet and a pie chart of it with the
 # products as the legend on the right (EntireSummerSales.xlsx).
-# %% let the running LibreOffice accept UNO connections (the workbook stays open in its window)
+# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
-listen()
+listen("EntireSummerSales.xlsx - LibreOffice Calc")
 
 # %% a new sheet after Sheet1, named as the pivot dialog names it, with the pivot table at A1:
 # rows Product, data Sum of Revenue, over all the data
