@@ -397,25 +397,34 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line") ->
     except (SyntaxError, ValueError):
         _python_fallback(source, first_line, facts, where)
         return
-    optional: set[int] = set()
     docstrings: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
-            optional.update(id(n) for stmt in node.body for n in ast.walk(stmt))
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            optional.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside an optional block), in source order
+    while stack:
+        node, optional = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom, ast.Constant)):
+            line = f"{where} {first_line + node.lineno - 1}"
+            if isinstance(node, ast.Import) and not optional:
+                facts.needs += [Need("package", "", line, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not optional:
+                facts.needs.append(Need("package", "", line, node.module))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
+                facts.needs += [Need("host", host, line) for host in _hosts(node.value)]
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
                 docstrings.add(id(first.value))
-    for node in ast.walk(tree):
-        line = f"{where} {first_line + getattr(node, 'lineno', 1) - 1}"
-        if isinstance(node, ast.Import) and id(node) not in optional:
-            facts.needs += [Need("package", "", line, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and id(node) not in optional:
-            facts.needs.append(Need("package", "", line, node.module))
-        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-            facts.needs += [Need("host", host, line) for host in _hosts(node.value)]
+        guarded: set[int] = set()  # `try: import x / except ImportError:` and `if TYPE_CHECKING:` bodies
+        if isinstance(node, ast.Try) and any(_catches_import_error(h) for h in node.handlers):
+            guarded = {id(stmt) for stmt in node.body}
+        elif isinstance(node, ast.If) and _names_type_checking(node.test):
+            guarded = {id(stmt) for stmt in node.body}
+        children = [(child, optional or id(child) in guarded) for child in ast.iter_child_nodes(node)]
+        stack += reversed(children)
+
+
+def _names_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or \
+        (isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def _catches_import_error(handler: ast.ExceptHandler) -> bool:
