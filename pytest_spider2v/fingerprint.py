@@ -19,7 +19,9 @@ A fingerprint covers four parts:
   import.
 
 The core (runner, providers, scoring, ...) is deliberately left out: a change there would
-re-validate everything, and the end-to-end tests gate it. So are third-party libraries.
+re-validate everything, and the end-to-end tests gate it. So are third-party libraries. An
+extension module imported inside a function (as heavy helpers are) is imported to be followed;
+only ``--validate`` runs fingerprint, and their checks import those modules anyway.
 
 Paths are hashed relative to their folder, never absolutely, so a fingerprint is the same in
 every checkout of the same commit.
