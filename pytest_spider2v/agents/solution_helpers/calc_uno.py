@@ -88,7 +88,7 @@ def save(doc):
 
 # -- sheets, cells and ranges ----------------------------------------------------------------------
 
-def sheet(doc, key=0):
+def sheet(doc, key):
     """A sheet by name or by position."""
     return doc.Sheets.getByName(key) if isinstance(key, str) else doc.Sheets.getByIndex(key)
 
@@ -275,24 +275,20 @@ def _prop(name, value):
     return prop
 
 
-def _range_address(sh, cells):
-    return sh.getCellRangeByName(cells).RangeAddress
-
-
 # -- pivot tables --------------------------------------------------------------------------------------
 
 def pivot_table(source, cells, target, at, rows=(), columns=(), data=(), name=None):
     """A pivot table (Insert > Pivot Table) over ``source``'s range ``cells`` with its first row
-    as field names, placed at ``target``'s cell ``at``. ``rows``/``columns`` are field names;
-    ``data`` is a list of (field name, function) with functions as the API names them ("SUM",
-    "COUNT", "AVERAGE", ...), or (field name, function, shown as), e.g. "COLUMN_PERCENTAGE"
-    (a DataPilotFieldReferenceType: "Show as % of column"). A field may be both a row or column field and a data field, as in
-    the dialog (the API then adds a second instance of it)."""
+    as field names, placed at ``target``'s cell ``at``, with the dialog's defaults.
+    ``rows``/``columns`` are field names; ``data`` is a list of (field name, function) with
+    functions as the API names them ("SUM", "COUNT", ...), or (field name, function, shown as)
+    with a DataPilotFieldReferenceType ("COLUMN_PERCENTAGE": "Show as % of column"). A field may
+    be a row or column field and a data field at once, as in the dialog."""
     from com.sun.star.sheet.DataPilotFieldOrientation import COLUMN, DATA, ROW
 
     tables = target.DataPilotTables
     descriptor = tables.createDataPilotDescriptor()
-    descriptor.SourceRange = _range_address(source, cells)
+    descriptor.SourceRange = source.getCellRangeByName(cells).RangeAddress
     descriptor.ShowFilterButton = False  # the dialog's default ("Add filter" unticked); the API's is True
     fields = descriptor.DataPilotFields  # a fresh object per use: one that was given an orientation keeps to it
     for field_name in rows:
@@ -305,20 +301,15 @@ def pivot_table(source, cells, target, at, rows=(), columns=(), data=(), name=No
     name = name or f"DataPilot{tables.Count + 1}"
     tables.insertNewByName(name, target.getCellRangeByName(at).CellAddress, descriptor)
     table = tables.getByName(name)
-    for index, (_, function, *shown_as) in enumerate(data):  # a second instance of a field exists once inserted
+    for index, (_, function, *shown_as) in enumerate(data):  # a field's second instance exists once inserted
         field = table.DataFields.getByIndex(index)
         field.Function = uno.Enum("com.sun.star.sheet.GeneralFunction", function)
         if shown_as:
             reference = uno.createUnoStruct("com.sun.star.sheet.DataPilotFieldReference")
-            reference.ReferenceType = uno.getConstantByName(f"com.sun.star.sheet.DataPilotFieldReferenceType.{shown_as[0]}")
+            reference.ReferenceType = uno.getConstantByName(
+                f"com.sun.star.sheet.DataPilotFieldReferenceType.{shown_as[0]}")
             field.Reference = reference
     return table
-
-
-def pivot_output(table):
-    """The sheet range the pivot table fills, e.g. ``"A3:B15"``."""
-    address = table.OutputRange
-    return f"{letter(address.StartColumn)}{address.StartRow + 1}:{letter(address.EndColumn)}{address.EndRow + 1}"
 
 
 # -- charts ------------------------------------------------------------------------------------------------
@@ -336,7 +327,7 @@ def chart(doc, sh, name, ranges, kind="bar", title=None, legend=True, horizontal
     """A chart of ``ranges`` (e.g. ``["Sheet1.B1:G1", "Sheet1.B12:G12"]`` or ``["B1:G12"]`` on
     ``sh``) drawn on ``sh``, as Insert > Chart would make it with those choices: ``kind`` is
     "bar", "line" or "pie"; ``horizontal`` bars instead of columns; a ``title`` or none; the
-    legend shown or not (or a position: "bottom", "right", ...)."""
+    legend shown or not, or where ("bottom", "right", "left", "top")."""
     from com.sun.star.chart.ChartDataRowSource import COLUMNS, ROWS
 
     addresses = tuple(_address(doc, sh, r) for r in ranges)
@@ -370,16 +361,13 @@ def pivot_chart(sh, name, table, kind="bar", title=None, legend=True, horizontal
     return chart_doc
 
 
-LEGEND_POSITIONS = {"left": "LEFT", "right": "RIGHT", "top": "TOP", "bottom": "BOTTOM"}
-
-
 def _decorate(chart_doc, title, legend):
     chart_doc.HasMainTitle = title is not None
     if title is not None:
         chart_doc.Title.String = title
     chart_doc.HasLegend = bool(legend)
     if isinstance(legend, str):
-        chart_doc.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", LEGEND_POSITIONS[legend])
+        chart_doc.Legend.Alignment = uno.Enum("com.sun.star.chart.ChartLegendPosition", legend.upper())
 
 
 def _address(doc, sh, cells):

@@ -14,7 +14,7 @@ style(out, "A1:C1", CellBackColor=0x0000FF, CharColor=0xFFFFFF, CharWeight=150.0
 
 # %% one pivot table per column (row field and counted data field, as % of the total), the first
 # at A2, each next one a blank row below the previous
-from calc_uno import column_of, document, last_row, pivot_output, pivot_table, sheet
+from calc_uno import column_of, document, last_row, pivot_table, sheet
 doc = document("DemographicProfile.xlsx")
 data, out = sheet(doc, "Sheet1"), sheet(doc, "Sheet2")
 at = 2
@@ -22,7 +22,7 @@ for field in ("Sex", "Civil Status", "Highest Educational Attainment"):
     c = column_of(data, field)
     table = pivot_table(data, f"{c}1:{c}{last_row(data, c)}", out, f"A{at}", rows=[field],
                         data=[(field, "COUNT", "COLUMN_PERCENTAGE")])
-    at = int(pivot_output(table).split(":")[1].lstrip("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) + 2
+    at = table.OutputRange.EndRow + 3  # EndRow counts from 0: its row, a blank one, the next
 
 # %% save in the workbook's own format (xlsx), like Ctrl+S
 from calc_uno import document, save
