@@ -14,6 +14,7 @@ import json
 import re
 import subprocess
 import sys
+import warnings
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
@@ -47,7 +48,9 @@ def imports_of(source: str) -> set[str]:
     """Modules a Python source imports, dotted (IPython magics and shell lines dropped)."""
     code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith(("!", "%")))
     try:
-        tree = ast.parse(code)
+        with warnings.catch_warnings():  # notebooks' own invalid escapes are not this test's concern
+            warnings.simplefilter("ignore")
+            tree = ast.parse(code)
     except SyntaxError:
         return set()
     names = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
@@ -117,12 +120,13 @@ def test_family_image_imports_what_its_tasks_import(family: str) -> None:
     assert wanted, f"no imports found in the {family} sample"
     check = ("import importlib, sys\nbad = []\nfor name in sys.argv[1:]:\n    try:\n"
              "        importlib.import_module(name)\n    except Exception as exc:\n"
-             "        bad.append(f'{name}: {exc!r}')\nprint('\\n'.join(bad))")
+             "        bad.append(f'CANNOT IMPORT {name}: {exc!r}')\nprint('\\n'.join(bad))")
     result = subprocess.run(["docker", "run", "--rm", "-e", "AIRFLOW_HOME=/tmp/airflow", image,
                              PYTHON[family], "-c", check, *wanted],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "", f"{family} image cannot import:\n{result.stdout}"
+    failures = [line for line in result.stdout.splitlines() if line.startswith("CANNOT IMPORT ")]
+    assert failures == [], f"{family} image:\n" + "\n".join(failures)
 
 
 def test_conda_create_then_offline_pip_install_and_scaffold_in_the_dagster_image() -> None:
