@@ -65,6 +65,7 @@ def update_state(path: Path, passed: dict[str, str], failed: set[str]) -> bool:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
+    os.chmod(tmp, path.stat().st_mode & 0o777 if path.is_file() else 0o644)  # not mkstemp's 0600: a shared file
     os.replace(tmp, path)
     return True
 

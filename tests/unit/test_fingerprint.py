@@ -318,6 +318,7 @@ def test_a_validate_run_records_only_tasks_whose_checks_all_passed(pytester: pyt
     state = pytester.path / "state.json"
     state.write_text(json.dumps({"tasks": {"calc/bad": "validated-before", "calc/skipper": "validated-before",
                                            "calc/elsewhere": "kept"}}))
+    state.chmod(0o640)
     result = pytester.runpytest("tasks", "--validate", "--validation-state", "state.json", "-p", "no:cacheprovider", *xdist)
     result.assert_outcomes(passed=7, failed=1, skipped=1)
     assert state_of(state) == {
@@ -326,6 +327,7 @@ def test_a_validate_run_records_only_tasks_whose_checks_all_passed(pytester: pyt
         "calc/elsewhere": "kept",  # not in this run
     }  # calc/bad failed a check: forgotten
     result.stdout.fnmatch_lines(["*validation state*state.json: 1 tasks recorded, 1 removed"])
+    assert state.stat().st_mode & 0o777 == 0o640  # the file's own mode kept, not mkstemp's 0600
 
 
 def test_a_run_of_some_checks_records_nothing(pytester: pytest.Pytester) -> None:
@@ -343,6 +345,7 @@ def test_validate_changed_deselects_unchanged_tasks_except_a_sample_per_family(p
     project_task(pytester.path, "postgresql", "d1", snapshot="databases")
     pytester.runpytest("tasks", "--validate", "-p", "no:cacheprovider").assert_outcomes(passed=12)
     assert len(state_of(pytester.path / "validation-state.json")) == 4
+    assert (pytester.path / "validation-state.json").stat().st_mode & 0o044 == 0o044  # others may read it
 
     nothing_changed = pytester.runpytest("tasks", "--validate-changed", "--collect-only", "-q", "-p", "no:cacheprovider")
     assert {line.split("::")[0] for line in nothing_changed.outlines if "::" in line} == {
