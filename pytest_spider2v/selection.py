@@ -52,14 +52,15 @@ def read_state(path: Path) -> dict[str, str]:
     return dict(data.get("tasks", {}))
 
 
-def update_state(path: Path, passed: dict[str, str], failed: set[str]) -> bool:
+def update_state(path: Path, passed: dict[str, str], failed: set[str]) -> set[str] | None:
     """Record ``passed`` (key -> fingerprint) and forget ``failed`` in the state file, merged
     into what it holds now (another run may have written it). Written atomically, sorted for
-    stable diffs, and only when something changed; returns whether it did."""
+    stable diffs, and only when something changed: returns the keys it forgot, or None when it
+    left the file as it was."""
     current = read_state(path)
     tasks = {k: v for k, v in {**current, **passed}.items() if k not in failed}
     if tasks == current and path.is_file():
-        return False
+        return None
     text = json.dumps({"about": ABOUT, "tasks": dict(sorted(tasks.items()))}, indent=2) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
@@ -67,7 +68,7 @@ def update_state(path: Path, passed: dict[str, str], failed: set[str]) -> bool:
         out.write(text)
     os.chmod(tmp, path.stat().st_mode & 0o777 if path.is_file() else 0o644)  # not mkstemp's 0600: a shared file
     os.replace(tmp, path)
-    return True
+    return failed & current.keys()
 
 
 @dataclass
@@ -167,8 +168,8 @@ class ValidationSelection:
         passed = {key: t.fingerprint for key, t in self.tallies.items()
                   if not t.failed and not t.skipped and t.passed == t.checks}
         failed = {key for key, t in self.tallies.items() if t.failed}
-        if (passed or failed) and update_state(self.path, passed, failed):
-            self.written = (len(passed), len(failed))
+        if (passed or failed) and (removed := update_state(self.path, passed, failed)) is not None:
+            self.written = (len(passed), len(removed))
         if self.changed_only and session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
             session.exitstatus = pytest.ExitCode.OK  # nothing changed: nothing to validate
 
@@ -181,7 +182,7 @@ class ValidationSelection:
                 "{unchanged} unchanged (deselected)".format(**self.selection))
         if self.written:
             terminalreporter.write_line(f"spider2v validation state {self.path}: {self.written[0]} tasks recorded, "
-                                        f"{self.written[1]} removed")
+                                        f"{self.written[1]} removed (a check failed)")
 
 
 @dataclass(frozen=True)

@@ -326,7 +326,7 @@ def test_a_validate_run_records_only_tasks_whose_checks_all_passed(pytester: pyt
         "calc/skipper": "validated-before",  # skipped: not validated now, not failed either
         "calc/elsewhere": "kept",  # not in this run
     }  # calc/bad failed a check: forgotten
-    result.stdout.fnmatch_lines(["*validation state*state.json: 1 tasks recorded, 1 removed"])
+    result.stdout.fnmatch_lines(["*validation state*state.json: 1 tasks recorded, 1 removed (a check failed)"])
     assert state.stat().st_mode & 0o777 == 0o640  # the file's own mode kept, not mkstemp's 0600
 
 
