@@ -181,8 +181,10 @@ class ValidationSelection:
                 "spider2v --validate-changed: {changed} tasks changed or not validated, {sample} sampled, "
                 "{unchanged} unchanged (deselected)".format(**self.selection))
         if self.written:
-            terminalreporter.write_line(f"spider2v validation state {self.path}: {self.written[0]} tasks recorded, "
-                                        f"{self.written[1]} removed (a check failed)")
+            recorded, removed = self.written
+            why = " (a check failed)" if removed else ""
+            terminalreporter.write_line(f"spider2v validation state {self.path}: {recorded} tasks recorded, "
+                                        f"{removed} removed{why}")
 
 
 @dataclass(frozen=True)
