@@ -32,6 +32,7 @@ from .project import (
     find_root,
     import_command,
     init,
+    parse_settings,
     settings_imports,
     unmet_requirements,
 )
@@ -218,8 +219,6 @@ def check_build_inputs(project: Project) -> None:
 
 def import_settings(project: Project, settings_file: str) -> None:
     """Add the connections, variables and pools of ``airflow_settings.yaml`` to Airflow."""
-    from .project import parse_settings
-
     docs = settings_imports(parse_settings(project.root / settings_file))
     env = airflow_env(project)
     for kind, doc in docs.items():
