@@ -8,6 +8,7 @@ when the file does not exist: a missing result is a score of 0, not a harness er
 from __future__ import annotations
 
 import logging
+import re
 import shlex
 import shutil
 from datetime import datetime
@@ -16,11 +17,26 @@ from typing import Any
 
 from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import getters
-from pytest_spider2v.steps.builtin import SCRIPT_TIMEOUT, copyfile_from_host_to_guest, log_failure, reject_url
+from pytest_spider2v.steps.builtin import (
+    SCRIPT_TIMEOUT,
+    copyfile_from_host_to_guest,
+    log_failure,
+    read_host_file,
+    reject_url,
+)
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_TIME_FORMAT = "%Y_%m_%d"
+
+#: A command that sets the time: ``date -s X`` / ``date --set=X`` (under sudo or not) or
+#: ``timedatectl set-time X``. A container may not set its clock, so an evaluation script that
+#: does runs under the desktop's settable clock instead (:data:`SETTABLE_CLOCK`).
+SETS_CLOCK = re.compile(r"\bdate\b[^\n;&|]*?\s(?:-s|--set)(?![A-Za-z_-])|\btimedatectl\s+set-time\b")
+#: Runs a command, and everything it starts, on the desktop's settable clock (the image's
+#: ``spider2v-clock``, which libfaketime applies): ``date -s`` as root moves it, later processes
+#: see the new time. Only scripts that set the clock get it; the rest see the real clock as is.
+SETTABLE_CLOCK = ["spider2v-clock", "run"]
 
 #: Guest-side wait used by ``vm_file`` for files open in LibreOffice: until no soffice
 #: process has used CPU for two consecutive 0.25 s intervals (at most SETTLE_TIMEOUT s).
@@ -124,19 +140,28 @@ def vm_script_output(ctx: TaskContext, spec: dict[str, Any]) -> str:
     """Upload a task's evaluation script, run it with bash, and return its stdout.
 
     The script's own output decides the score (it usually prints "succeed" or "failed"), so
-    a non-zero exit is only logged.
+    a non-zero exit is only logged. A script that sets the time (:data:`SETS_CLOCK`), to see
+    how a project looks hours later, runs on the desktop's settable clock.
     """
     src, dest = spec["src"], spec["dest"]
     reject_url(src, "vm_script_output")
     copyfile_from_host_to_guest(ctx, src, dest)
     ctx.env.execute(["chmod", "a+x", dest])
+    command = ["/bin/bash", dest]
+    if sets_clock(read_host_file(ctx, src, "vm_script_output")):
+        command = [*SETTABLE_CLOCK, *command]
     if spec.get("shell", False):
-        result = ctx.env.execute(f"/bin/bash {shlex.quote(dest)}", shell=True, timeout=SCRIPT_TIMEOUT)
+        result = ctx.env.execute(shlex.join(command), shell=True, timeout=SCRIPT_TIMEOUT)
     else:
-        result = ctx.env.execute(["/bin/bash", dest], timeout=SCRIPT_TIMEOUT)
+        result = ctx.env.execute(command, timeout=SCRIPT_TIMEOUT)
     if not result.ok:
         log_failure(f"vm_script_output {src}", result)
     return result.stdout
+
+
+def sets_clock(script: bytes) -> bool:
+    """Whether a shell script sets the time (comments count too: a harmless over-match)."""
+    return SETS_CLOCK.search(script.decode("utf-8", "replace")) is not None
 
 
 @getters.register("vm_command_line")
