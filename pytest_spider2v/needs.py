@@ -22,6 +22,7 @@ program is the need. File analyses are cached per file, and nothing here runs at
 from __future__ import annotations
 
 import ast
+import fnmatch
 import ipaddress
 import json
 import re
@@ -388,8 +389,24 @@ def _is_internet_host(host: str) -> bool:
         return "." in host
 
 
-def _python(source: str, first_line: int, facts: _Facts, where: str = "line") -> None:
-    """Imports (not optional ones) and URL hosts in string literals (not docstrings)."""
+#: Library calls that download their data from the internet, by qualified name (``fnmatch``
+#: patterns, the first match wins), and the host they fetch from. No URL is written in the
+#: task's code, yet ``fetch_california_housing()`` fails offline just the same.
+DATA_DOWNLOADS: dict[str, str] = {
+    "sklearn.datasets.fetch_openml": "api.openml.org",
+    "sklearn.datasets.fetch_*": "ndownloader.figshare.com",
+    "seaborn.load_dataset": "raw.githubusercontent.com",
+    "nltk.download": "raw.githubusercontent.com",
+    "keras.datasets.*.load_data": "storage.googleapis.com",
+    "tensorflow.keras.datasets.*.load_data": "storage.googleapis.com",
+}
+
+
+def _python(source: str, first_line: int, facts: _Facts, where: str = "line",
+            aliases: dict[str, str] | None = None) -> None:
+    """Imports (not optional ones), URL hosts in string literals (not docstrings) and calls of
+    :data:`DATA_DOWNLOADS`. ``aliases`` (local name -> qualified name of what it was imported
+    as) carries a notebook's imports from one cell to the next."""
     try:
         with warnings.catch_warnings():  # the task's code may have invalid escapes; not our concern
             warnings.simplefilter("ignore")
@@ -397,6 +414,8 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line") ->
     except (SyntaxError, ValueError):
         _python_fallback(source, first_line, facts, where)
         return
+    aliases = {} if aliases is None else aliases
+    aliases.update(_imported_names(tree))
     docstrings: set[int] = set()
     stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside an optional block), in source order
     while stack:
@@ -409,6 +428,10 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line") ->
                 facts.needs.append(Need("package", "", line, node.module))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 facts.needs += [Need("host", host, line) for host in _hosts(node.value)]
+        elif isinstance(node, ast.Call) and (called := _qualified(node.func, aliases)):
+            host = next((h for pattern, h in DATA_DOWNLOADS.items() if fnmatch.fnmatchcase(called, pattern)), None)
+            if host:
+                facts.needs.append(Need("host", host, f"{where} {first_line + node.lineno - 1}, {called}()"))
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
@@ -420,6 +443,34 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line") ->
             guarded = {id(stmt) for stmt in node.body}
         children = [(child, optional or id(child) in guarded) for child in ast.iter_child_nodes(node)]
         stack += reversed(children)
+
+
+def _imported_names(tree: ast.Module) -> dict[str, str]:
+    """Local name -> qualified name, for every import in the tree (``import a.b as c``: c -> a.b;
+    ``import a.b``: a -> a; ``from a import b as c``: c -> a.b)."""
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    names[alias.asname] = alias.name
+                else:
+                    names[alias.name.split(".")[0]] = alias.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.update({alias.asname or alias.name: f"{node.module}.{alias.name}" for alias in node.names})
+    return names
+
+
+def _qualified(func: ast.expr, aliases: dict[str, str]) -> str | None:
+    """``sklearn.datasets.fetch_x`` for a call of ``fetch_x`` or ``datasets.fetch_x`` etc., when
+    the first name was imported; None for anything else (a local function, a method call)."""
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name) or func.id not in aliases:
+        return None
+    return ".".join([aliases[func.id], *reversed(parts)])
 
 
 def _names_type_checking(test: ast.expr) -> bool:
@@ -458,6 +509,7 @@ def _notebook(text: str, facts: _Facts) -> None:
         cells = json.loads(text).get("cells", [])
     except (json.JSONDecodeError, AttributeError):
         return
+    aliases: dict[str, str] = {}  # a notebook's imports hold in the cells after theirs
     for number, cell in enumerate(cells, 1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
@@ -481,7 +533,7 @@ def _notebook(text: str, facts: _Facts) -> None:
             if stripped.startswith(("!", "%")):
                 line = ""
             python.append(line)
-        _python("\n".join(python), 1, facts, where)
+        _python("\n".join(python), 1, facts, where, aliases)
 
 
 # -- requirements files -------------------------------------------------------------------------------

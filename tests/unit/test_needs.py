@@ -141,6 +141,31 @@ def test_notebook_imports_and_installs_are_needs(tmp_path: Path) -> None:
     assert [u.summary for u in needs.unmet_needs(task, envs)][0] == "imports sklearn (scikit-learn), not in image 'jupyter'"
 
 
+DATASET_NOTEBOOK = {
+    "cells": [
+        {"cell_type": "code", "source": "from sklearn.datasets import fetch_california_housing\nimport seaborn as sns\n"},
+        {"cell_type": "code", "source": "df = fetch_california_housing(as_frame=True).frame\n"},
+        {"cell_type": "code", "source": "import sklearn.datasets as d\nX = d.fetch_openml('iris')\n"
+                                        "def fetch_local():\n    return 1\nfetch_local()\nsns.heatmap(df)\n"},
+    ],
+}
+
+
+def test_library_calls_that_download_their_data_are_internet_needs(tmp_path: Path) -> None:
+    """No URL is written, yet sklearn's fetchers (imported in an earlier cell, or through a
+    module alias) download; a local function of a similar name and other calls do not."""
+    provides = {**PROVIDES, "families": {**PROVIDES["families"],
+                                         "jupyter": {"programs": ["jupyter"], "conda_envs": ["jupyter"],
+                                                     "packages": ["scikit-learn", "seaborn"]}}}
+    envs = environments(tmp_path, provides)
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(DATASET_NOTEBOOK)})
+    assert reasons(task, envs) == [
+        "downloads from ndownloader.figshare.com (notebook.ipynb cell 2 line 1, "
+        "sklearn.datasets.fetch_california_housing(); no internet here)",
+        "downloads from api.openml.org (notebook.ipynb cell 3 line 2, sklearn.datasets.fetch_openml(); no internet here)",
+    ]
+
+
 DAG = '''"""Fetches the movies. See https://docs.example.com/guide for details."""
 import requests  # https://requests.readthedocs.io
 import pandas as pd
