@@ -132,7 +132,8 @@ def test_family_image_imports_what_its_tasks_import(family: str) -> None:
 def test_conda_create_then_offline_pip_install_and_scaffold_in_the_dagster_image() -> None:
     """Task 1a57b227: init.sh runs `conda create -n dagster python=3.11 -y` and activates it; the
     agent runs `pip install dagster dagster-webserver` and `dagster project scaffold --name
-    dagster-proj`, all without a network."""
+    dagster-proj`, all without a network. The project's pyproject.toml is the one the task's
+    Dagster (1.7) wrote, which the task compares line by line."""
     image = image_name("dagster")
     if not built(image):
         pytest.skip(f"{image} is not built")
@@ -145,9 +146,12 @@ def test_conda_create_then_offline_pip_install_and_scaffold_in_the_dagster_image
         "pip install --no-index dagster dagster-webserver >/dev/null\n"
         "cd /home/user && dagster project scaffold --name dagster-proj >/dev/null\n"
         f"{(folder / 'eval.sh').read_text()}\n"
+        "echo '--- pyproject.toml'; cat /home/user/dagster-proj/pyproject.toml\n"
     )
     result = subprocess.run(["docker", "run", "--rm", "--network", "none", image, "bash", "-c", "exec 3>&1 4>&2; " + script],
                             capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout + result.stderr
     checks = [line for line in result.stdout.splitlines() if line.startswith("Check ")]
     assert checks and all("succeeded" in line for line in checks), result.stdout + result.stderr
+    written = result.stdout.split("--- pyproject.toml\n", 1)[1]
+    assert written.splitlines() == (folder / "pyproject.toml").read_text().splitlines()

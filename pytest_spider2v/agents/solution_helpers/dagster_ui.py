@@ -1,11 +1,13 @@
 """Guest helpers for the Dagster reference solutions: find Chromium page elements through the
-accessibility tree (to click them like a user) and ask Dagster's GraphQL API when runs finish.
+accessibility tree (to click them like a user), ask Dagster's GraphQL API when runs finish, and
+work in the desktop's windows (raise one, type a command into the terminal, wait for its effect).
 
 A solution cell that runs ``from dagster_ui import click`` gets this module shipped with it by
 the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs in the guest.
 """
 
 import json
+import subprocess
 import time
 import urllib.request
 
@@ -87,3 +89,39 @@ def wait_runs_done(expected_runs=1, timeout=80):
             return runs
         time.sleep(1)
     raise RuntimeError("runs did not finish")
+
+
+def until(check, timeout=60, what="the condition"):
+    """Poll check() until it returns something true (returned), or fail after timeout seconds."""
+    deadline = time.time() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.time() > deadline:
+            raise RuntimeError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.5)
+
+
+def focus_window(name, timeout=30):
+    """Raise the first desktop window whose title or WM class contains name, once it exists."""
+    def window():
+        listing = subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout
+        return next((line.split()[0] for line in listing.splitlines() if name in line), None)
+    subprocess.run(["wmctrl", "-i", "-a", until(window, timeout, f"a window {name!r}")])
+    time.sleep(0.5)
+
+
+def in_terminal(command):
+    """Type command into the desktop's terminal (GNOME Terminal) and press Enter."""
+    focus_window("gnome-terminal")
+    pyautogui.typewrite(command + "\n", interval=0.02)
+
+
+def answers(url):
+    """True when url answers an HTTP GET with a success status."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return 200 <= response.status < 300
+    except Exception:
+        return False
