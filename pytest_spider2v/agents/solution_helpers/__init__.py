@@ -8,6 +8,10 @@ self-contained action, run by a fresh guest interpreter through the same path as
 code: nothing is written into the guest or baked into an image, and a wrong solution that drops
 or reorders cells cannot lose a helper. A traceback names ``airflow_ui.py`` and the line in
 the module's own file.
+
+A helper module may import another (``terminal`` uses ``desktop``'s window functions): the
+oracle ships that one too, before the module that needs it, so a procedure common to several
+families is written once.
 """
 
 from __future__ import annotations
@@ -26,8 +30,19 @@ def helper_sources() -> dict[str, str]:
 
 
 def imported_helpers(code: str) -> list[str]:
-    """The helper modules ``code`` imports, in the order it first names them. Code that does not
-    parse gets none: the guest reports its syntax error as it would for any agent."""
+    """The helper modules ``code`` imports, in the order it first names them, each preceded by
+    the helper modules it imports itself (so each is installed before a module that needs it).
+    Code that does not parse gets none: the guest reports its syntax error as it would for any
+    agent."""
+    order: dict[str, None] = {}
+    for name in _direct_helpers(code):
+        for needed in _helpers_of(name, ()):
+            order.setdefault(needed)
+    return list(order)
+
+
+def _direct_helpers(code: str) -> list[str]:
+    """The helper modules ``code`` itself imports, in the order it first names them."""
     try:
         tree = ast.parse(code)
     except SyntaxError:
@@ -40,6 +55,17 @@ def imported_helpers(code: str) -> list[str]:
             names.append(node.module.split(".")[0])
     known = helper_sources()
     return [name for name in dict.fromkeys(names) if name in known]
+
+
+def _helpers_of(name: str, path: tuple[str, ...]) -> list[str]:
+    """``name`` after the helper modules it needs, depth first; a module that imports one that
+    leads back to it is a mistake in the package, reported by name."""
+    if name in path:
+        raise ImportError(f"solution helper modules import each other in a circle: {' -> '.join((*path, name))}")
+    needed: list[str] = []
+    for other in _direct_helpers(helper_sources()[name]):
+        needed += _helpers_of(other, (*path, name))
+    return [*needed, name]
 
 
 def with_helpers(code: str) -> str:

@@ -1,0 +1,75 @@
+"""Guest helpers for reference solutions that work in a notebook in JupyterLab (in Chromium), by
+keyboard as a person would: run a code cell, run the one typed into and wait for the file it
+writes, change a line of the cell being edited, save until the notebook file on disk holds the
+work.
+
+JupyterLab saves in the background and a Ctrl+S pressed while a cell still runs can save the
+notebook without its output, so :func:`save_until` presses Ctrl+S until the saved file shows the
+result instead of trusting one press. A solution cell that runs ``from jupyter_ui import
+save_until`` gets this module, and :mod:`desktop` that it uses, shipped with it by the oracle
+agent (see :mod:`pytest_spider2v.agents.solution_helpers`).
+"""
+
+import json
+import time
+
+import pyautogui
+from desktop import until, wait_file
+
+#: where the notebook's first code cell is on the desktop's screen, with JupyterLab maximised
+FIRST_CELL = (600, 320)
+
+
+def run_first_cell():
+    """Click into the notebook's first code cell and run it (Shift+Enter): the cell's names
+    exist in the kernel, and a new empty cell below it has the keyboard."""
+    pyautogui.click(*FIRST_CELL)
+    time.sleep(0.3)
+    pyautogui.hotkey("shift", "enter")
+    time.sleep(1.0)
+
+
+def run_until(path, timeout=30.0, settle=0.0):
+    """Run the cell being edited (Shift+Enter) and wait until it has written ``path``; then
+    ``settle`` seconds for the output (a plot) to be drawn into the notebook."""
+    pyautogui.hotkey("shift", "enter")
+    wait_file(path, timeout)
+    time.sleep(settle)
+
+
+def _saved(notebook, text, cell):
+    with open(notebook, encoding="utf-8") as handle:
+        if cell is None:
+            return text in handle.read()
+        return text in json.dumps(json.load(handle)["cells"][cell].get("outputs", []))
+
+
+def save_until(notebook, text, cell=None, timeout=30.0):
+    """Press Ctrl+S until the saved ``notebook`` file holds ``text``: anywhere, or with ``cell``
+    (an index, -1: the last) in that cell's outputs."""
+    def saved():
+        pyautogui.hotkey("ctrl", "s")
+        time.sleep(0.6)
+        return _saved(notebook, text, cell)
+    until(saved, timeout, f"{notebook} saved with {text!r}", every=0.1)
+
+
+def _go_to_line(number):
+    """Put the cursor at the start of line ``number`` (1: the first) of the cell being edited."""
+    pyautogui.hotkey("ctrl", "home")
+    pyautogui.press("down", presses=number - 1, interval=0.05)
+    pyautogui.press("home")
+
+
+def retype_line(number, text):
+    """Replace the text of line ``number`` of the cell being edited by ``text``."""
+    _go_to_line(number)
+    pyautogui.hotkey("shift", "end")
+    pyautogui.typewrite(text, interval=0.01)
+
+
+def delete_line(number):
+    """Delete line ``number`` of the cell being edited, with its line break."""
+    _go_to_line(number)
+    pyautogui.hotkey("shift", "down")
+    pyautogui.press("delete")
