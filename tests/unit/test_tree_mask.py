@@ -41,6 +41,22 @@ def test_clock_times_and_dates_are_masked() -> None:
     assert mask_clocks(a) == mask_clocks(b)
 
 
+@pytest.mark.parametrize(("first", "second"), [("41 seconds ago", "38 seconds ago"),
+                                                ("a few seconds ago", "a minute ago"),
+                                                ("59 minutes ago", "an hour ago")])
+def test_times_relative_to_now_are_masked(first: str, second: str) -> None:
+    """Dagster's code locations table says when each location was loaded, relative to now."""
+    a = tree(f'<static name="{first}" st:showing="true">{first}</static>')
+    b = tree(f'<static name="{second}" st:showing="true">{second}</static>')
+    assert mask_clocks(a) == mask_clocks(b)
+
+
+def test_a_count_of_seconds_is_not_a_time_relative_to_now() -> None:
+    a = tree('<static name="took 41 seconds" st:showing="true">took 41 seconds</static>')
+    b = tree('<static name="took 38 seconds" st:showing="true">took 38 seconds</static>')
+    assert mask_clocks(a) != mask_clocks(b)
+
+
 def test_what_a_clock_s_width_moves_is_masked() -> None:
     """The flake seen in CI: a clock one pixel narrower, its container too, the next item moved."""
     wide = navbar("12:34 UTC", 1100, 59, 1159, 1100, 99)

@@ -125,3 +125,18 @@ def answers(url):
             return 200 <= response.status < 300
     except Exception:
         return False
+
+
+def running(pattern):
+    """True while a process whose command line contains pattern runs (pgrep -f)."""
+    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+
+
+def wait_command(pattern, timeout=80):
+    """Wait for a command typed into the terminal to finish: its process (command line containing
+    pattern) shows up within a few seconds, then is gone."""
+    try:
+        until(lambda: running(pattern), 10, f"{pattern!r} to start")
+    except RuntimeError:
+        return  # already over, or never started: the caller checks what it should have done
+    until(lambda: not running(pattern), timeout, f"{pattern!r} to finish")

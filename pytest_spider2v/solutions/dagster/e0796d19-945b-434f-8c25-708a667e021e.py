@@ -1,0 +1,2 @@
+# The verbose variant of d245d228 (add the test function test_potions_assets): the same steps.
+# %% based-on: d245d228-fb5b-44b7-82d3-e2cee3736825.py
