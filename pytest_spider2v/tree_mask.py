@@ -12,11 +12,14 @@ import bisect
 import re
 from xml.etree import ElementTree
 
-#: Times and dates that legitimately differ between two resets (clock applets, file dialogs),
-#: and times relative to now, which web UIs show for when something last happened (Dagster's
-#: code locations "Updated 41 seconds ago", "a minute ago").
+#: Times and dates that legitimately differ between two resets (clock applets, file dialogs, a
+#: countdown run into the next word in a web page's text: "0:28Runs"), the hours on a timeline
+#: ("11AM", "12PM": Dagster's overview slides them along as time passes), and times relative to
+#: now, which web UIs show for when something last happened (Dagster's code locations "Updated
+#: 41 seconds ago", "a minute ago").
 _CLOCKS = re.compile(
-    r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?\b"
+    r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?(?!\d)"
+    r"|\b\d{1,2}\s?[AaPp][Mm]\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
     r"|\b(?:\d+|an?|a few) (?:second|minute|hour|day)s? ago\b"

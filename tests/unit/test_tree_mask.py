@@ -51,6 +51,24 @@ def test_times_relative_to_now_are_masked(first: str, second: str) -> None:
     assert mask_clocks(a) == mask_clocks(b)
 
 
+def test_a_countdown_run_into_the_next_word_is_masked() -> None:
+    """Dagster's refresh countdown and the tab names after it form one section's text."""
+    a = tree('<section name="" st:showing="true">0:28Runsor</section>')
+    b = tree('<section name="" st:showing="true">0:29Runsor</section>')
+    assert mask_clocks(a) == mask_clocks(b)
+
+
+def test_the_hours_of_a_timeline_and_where_they_are_are_masked() -> None:
+    """Dagster's overview timeline slides its hour labels to the left as time passes."""
+    def timeline(x: int, first: str) -> str:
+        labels = "".join(node("static", hour, x + 105 * i, 400, 38, 16, text=hour)
+                         for i, hour in enumerate([first, "12PM", "1PM"]))
+        return page(node("section", "", 240, 400, 1680, 16, labels) + node("heading", "Runs", 240, 300, 80, 20, text="Runs"))
+    assert mask_clocks(timeline(637, "11AM")) == mask_clocks(timeline(635, "11AM"))
+    assert mask_clocks(timeline(637, "11AM")) == mask_clocks(timeline(742, "10AM"))
+    assert mask_clocks(timeline(637, "11AM")) != mask_clocks(timeline(637, "11AM").replace('"Runs"', '"Jobs"'))
+
+
 def test_a_count_of_seconds_is_not_a_time_relative_to_now() -> None:
     a = tree('<static name="took 41 seconds" st:showing="true">took 41 seconds</static>')
     b = tree('<static name="took 38 seconds" st:showing="true">took 38 seconds</static>')

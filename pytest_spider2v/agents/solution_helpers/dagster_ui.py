@@ -7,6 +7,7 @@ the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs i
 """
 
 import json
+import os
 import subprocess
 import time
 import urllib.request
@@ -127,16 +128,28 @@ def answers(url):
         return False
 
 
-def running(pattern):
-    """True while a process whose command line contains pattern runs (pgrep -f)."""
-    return subprocess.run(["pgrep", "-f", pattern], capture_output=True).returncode == 0
+def running(command):
+    """True while a process runs the command ("pytest tests"): its program's file name then its
+    arguments, as consecutive words of its argument list. A match on the whole command line text
+    (pgrep -f) would also find the cell's own interpreter, whose code holds the command."""
+    words = command.split()
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                argv = handle.read().decode(errors="replace").split("\0")
+        except (OSError, ValueError):
+            continue
+        for i, arg in enumerate(argv):
+            if os.path.basename(arg) == words[0] and argv[i + 1:i + len(words)] == words[1:]:
+                return True
+    return False
 
 
-def wait_command(pattern, timeout=80):
-    """Wait for a command typed into the terminal to finish: its process (command line containing
-    pattern) shows up within a few seconds, then is gone."""
+def wait_command(command, timeout=80):
+    """Wait for a command typed into the terminal to finish: its process shows up within a few
+    seconds, then is gone."""
     try:
-        until(lambda: running(pattern), 10, f"{pattern!r} to start")
+        until(lambda: running(command), 10, f"{command!r} to start")
     except RuntimeError:
         return  # already over, or never started: the caller checks what it should have done
-    until(lambda: not running(pattern), timeout, f"{pattern!r} to finish")
+    until(lambda: not running(command), timeout, f"{command!r} to finish")
