@@ -1,18 +1,10 @@
 # %% focus the workbook window once Calc shows it, and let Calc settle
-import subprocess
-title = "product_sales.xlsx - LibreOffice Calc"
-for _ in range(150):
-    if title in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-Fa", title])
-time.sleep(2)
+from desktop import focus
+focus("product_sales.xlsx - LibreOffice Calc", settle=2, whole=True)
 
 # %% go to E1 through the Name Box (Ctrl+Shift+F5) and type the header
-pyautogui.hotkey("ctrl", "shift", "f5")
-time.sleep(0.5)
-pyautogui.typewrite("E1\n", interval=0.05)
-time.sleep(0.5)
+from desktop import name_box
+name_box("E1")
 pyautogui.typewrite("Revenue\n", interval=0.03)
 
 # %% one formula per product row, E2:E13 (Enter moves down a row)

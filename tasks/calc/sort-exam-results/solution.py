@@ -1,25 +1,14 @@
 # %% focus the workbook window once Calc shows it, and let Calc settle
-import subprocess
-title = "exam_results.xlsx - LibreOffice Calc"
-for _ in range(150):
-    if title in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-Fa", title])
-time.sleep(2)
+from desktop import focus
+focus("exam_results.xlsx - LibreOffice Calc", settle=2, whole=True)
 
 # %% go to F2, the first Total value, through the Name Box (Ctrl+Shift+F5)
-pyautogui.hotkey("ctrl", "shift", "f5")
-time.sleep(0.5)
-pyautogui.typewrite("F2\n", interval=0.05)
-time.sleep(0.5)
+from desktop import name_box
+name_box("F2")
 
 # %% Data > Sort Descending (the third item of the Data menu)
-pyautogui.hotkey("alt", "d")
-time.sleep(1)
-pyautogui.press("down", presses=2, interval=0.2)
-pyautogui.press("enter")
-time.sleep(1)
+from desktop import menu
+menu("d", 2)
 
 # %% save in the current (xlsx) format
 pyautogui.hotkey("ctrl", "s")

@@ -1,11 +1,6 @@
 # %% focus Chromium once it shows the registration page
-import subprocess
-for _ in range(150):
-    if "Workshop registration" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "Workshop registration"])
-time.sleep(1)
+from desktop import focus
+focus("Workshop registration")
 
 # %% click the "Full name" field and type the name
 pyautogui.click(960, 347)
@@ -34,13 +29,10 @@ pyautogui.press("tab")
 pyautogui.press("space")
 
 # %% press "Save registration" and wait for the download
+from desktop import wait_file
 pyautogui.press("tab")
 pyautogui.press("enter")
-import os
-for _ in range(50):
-    if os.path.exists("/home/user/Downloads/registration.json"):
-        break
-    time.sleep(0.2)
+wait_file("/home/user/Downloads/registration.json", timeout=10)
 
 # %%
 DONE

@@ -1,11 +1,6 @@
 # %% focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
+from terminal import focus_terminal
+focus_terminal()
 
 # %% open the database in the duckdb shell
 pyautogui.typewrite("duckdb weather.duckdb\n", interval=0.02)
@@ -21,12 +16,8 @@ pyautogui.typewrite(
 time.sleep(1)
 
 # %% check and leave the shell, then wait until duckdb has closed the file
-import subprocess
-pyautogui.typewrite("DESCRIBE readings;\n.quit\n", interval=0.02)
-for _ in range(100):
-    if subprocess.run(["pgrep", "-x", "duckdb"], capture_output=True).returncode != 0:
-        break
-    time.sleep(0.1)
+from terminal import run
+run("DESCRIBE readings;\n.quit", process="duckdb weather.duckdb")
 
 # %%
 DONE

@@ -1,21 +1,12 @@
 # %% focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
+from terminal import focus_terminal
+focus_terminal()
 
 # %% open the new script in gedit (auto-indent off, so that typed indentation stays as typed)
 import subprocess
+from gedit import open_file
 subprocess.run(["gsettings", "set", "org.gnome.gedit.preferences.editor", "auto-indent", "false"])
-pyautogui.typewrite("gedit load_access_log.py &\n", interval=0.02)
-for _ in range(150):
-    if "load_access_log.py" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-time.sleep(1.5)
+open_file("load_access_log.py")
 
 # %% write the loader
 pyautogui.typewrite(
@@ -47,27 +38,13 @@ pyautogui.typewrite(
 )
 
 # %% save, close gedit and wait until it is gone
-import subprocess
-pyautogui.hotkey("ctrl", "s")
-time.sleep(1)
-pyautogui.hotkey("ctrl", "q")
-for _ in range(100):
-    if "load_access_log.py" not in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.1)
+from gedit import save_and_close
+save_and_close("load_access_log.py")
 
 # %% run the loader in the terminal and wait for it
-import os
-import subprocess
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(0.5)
-pyautogui.typewrite("python3 load_access_log.py\n", interval=0.02)
-for _ in range(100):
-    if os.path.exists("/home/user/etl/weblogs.db") and subprocess.run(
-        ["pgrep", "-f", "load_access_log" + ".py"], capture_output=True
-    ).returncode != 0:
-        break
-    time.sleep(0.1)
+from terminal import focus_terminal, run
+focus_terminal(settle=0.5)
+run("python3 load_access_log.py", process="load_access_log.py", creates="/home/user/etl/weblogs.db")
 
 # %%
 DONE

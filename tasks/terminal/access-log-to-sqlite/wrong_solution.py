@@ -1,30 +1,6 @@
 # Wrong on purpose: keeps the query string in path (e.g. /search?q=lamp instead of /search)
 # %% based-on: solution.py
-# %% replace 3: write the loader
-pyautogui.typewrite(
-    "import re\n"
-    "import sqlite3\n"
-    "from datetime import datetime\n"
-    "\n"
-    "LINE = re.compile(r'(\\S+) \\S+ \\S+ \\[([^\\]]+)\\] \"(\\S+) (\\S+) [^\"]*\" (\\d{3}) (\\S+)')\n"
-    "\n"
-    "rows = []\n"
-    "with open('/home/user/etl/access.log') as f:\n"
-    "    for line in f:\n"
-    "        m = LINE.match(line)\n"
-    "        if m is None:\n"
-    "            continue\n"
-    "        ip, ts, method, target, status, size = m.groups()\n"
-    "        when = datetime.strptime(ts, '%d/%b/%Y:%H:%M:%S %z').strftime('%Y-%m-%d %H:%M:%S')\n"
-    "        path = target\n"
-    "        rows.append((ip, when, method, path, int(status), 0 if size == '-' else int(size)))\n"
-    "\n"
-    "con = sqlite3.connect('/home/user/etl/weblogs.db')\n"
-    "con.execute('DROP TABLE IF EXISTS requests')\n"
-    "con.execute('CREATE TABLE requests (ip TEXT, requested_at TEXT, method TEXT, path TEXT, status INTEGER, bytes INTEGER)')\n"
-    "con.executemany('INSERT INTO requests VALUES (?, ?, ?, ?, ?, ?)', rows)\n"
-    "con.commit()\n"
-    "con.close()\n"
-    "print(len(rows), 'rows loaded')\n",
-    interval=0.005,
-)
+# %% insert-after 4: back in the terminal, make the path the whole request target with sed
+from terminal import focus_terminal, run
+focus_terminal(settle=0.5)
+run("sed -i 's/path = target.split.*/path = target/' load_access_log.py")
