@@ -89,3 +89,284 @@ def sqllab():  # open SQL Lab (database "sales", schema "main") in the current t
     time.sleep(1)
     until(lambda: looks(500, 421, (32, 167, 201), 30), 30)  # the blue "Run" button
     time.sleep(1.5)
+
+
+# -- Chromium's accessibility tree: find the page's controls by role and name, click them -------
+def _browser():
+    import pyatspi
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = desktop.getChildAtIndex(i)
+        if app is not None and (app.name or "").startswith("Chrom"):
+            return app
+    return None
+
+
+def _subtree(node, depth=0):
+    """node and every accessible below it; a part that goes away while the page changes is skipped."""
+    yield node
+    if depth > 70:
+        return
+    try:
+        kids = [node.getChildAtIndex(i) for i in range(node.childCount)]
+    except Exception:
+        return
+    for kid in kids:
+        if kid is not None:
+            yield from _subtree(kid, depth + 1)
+
+
+def _extents(node):
+    import pyatspi
+    box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+    return box.x, box.y, box.width, box.height
+
+
+def on_screen(role=None, name=None, contains=False):
+    """[(accessible, (x, y) of its centre)] of the shown Chromium accessibles with this role
+    (AT-SPI role name) and name (exact, or a part of it with contains)."""
+    import pyatspi
+    app, found = _browser(), []
+    for node in (_subtree(app) if app is not None else ()):
+        try:
+            if role is not None and node.getRoleName() != role:
+                continue
+            text = (node.name or "").strip()
+            if name is not None and not (name in text if contains else text == name):
+                continue
+            if not node.getState().contains(pyatspi.STATE_VISIBLE):  # (a pop-up's items are not SHOWING)
+                continue
+            x, y, w, h = _extents(node)
+        except Exception:
+            continue
+        if w > 0 and h > 0 and 0 <= x + w // 2 < 1920 and 0 <= y + h // 2 < 1080:
+            found.append((node, (x + w // 2, y + h // 2)))
+    return found
+
+
+def wait_for(role=None, name=None, contains=False, timeout=60, index=0):
+    """The index-th of on_screen(...) once there are enough (polls); TimeoutError otherwise."""
+    end = time.time() + timeout
+    while True:
+        hits = on_screen(role, name, contains)
+        if len(hits) > index:
+            return hits[index]
+        if time.time() > end:
+            raise TimeoutError(f"no {role or 'accessible'} named {name!r} on the screen")
+        time.sleep(0.3)
+
+
+def click(role, name, contains=False, timeout=60, index=0):
+    """Click the centre of a control found by role and name (waiting until it is shown)."""
+    _, (x, y) = wait_for(role, name, contains, timeout, index)
+    pyautogui.click(x, y)
+    time.sleep(0.4)
+    return x, y
+
+
+def dump(role=None):
+    """role, name and centre of what is on the screen, one a line (to look around)."""
+    for node, centre in on_screen(role):
+        try:
+            print(node.getRoleName(), repr((node.name or "")[:60]), centre)
+        except Exception:
+            pass
+
+
+def text_of(node):
+    try:
+        return node.queryText().getText(0, -1)
+    except Exception:
+        return None
+
+
+def below(label, role="entry", timeout=60):
+    """(accessible, centre) of the role control right under the text label (a form field
+    whose own name is empty is found by the caption above it)."""
+    end = time.time() + timeout
+    while True:
+        for _, (lx, ly) in on_screen("static", label):
+            under = [(n, c) for n, c in on_screen(role) if 0 < c[1] - ly < 90]
+            if under:
+                return min(under, key=lambda h: (h[1][1] - ly, abs(h[1][0] - lx)))
+        if time.time() > end:
+            raise TimeoutError(f"no {role} under {label!r}")
+        time.sleep(0.3)
+
+
+def fill(role, name, text, label=None, timeout=60):
+    """Replace the text of a form field found by role and name (its placeholder or label), or
+    by the caption above it (label), with text, until the field reads it: a form still being
+    set up can swallow early keys."""
+    end = time.time() + timeout
+    while True:
+        node, (x, y) = below(label, role, timeout) if label else wait_for(role, name, timeout=timeout)
+        pyautogui.click(x, y)
+        pyautogui.hotkey("ctrl", "a")
+        pyautogui.typewrite(str(text), interval=0.02)
+        time.sleep(0.5)
+        if role == "password text" or text_of(node) == str(text):
+            return
+        if time.time() > end:
+            raise TimeoutError(f"the field {label or name!r} does not take {text!r}")
+
+
+def click_in_row(row_text, role, name, timeout=60):
+    """Click the control (role, name) in the table row whose cell reads row_text (a list's
+    edit or delete button)."""
+    end = time.time() + timeout
+    while True:
+        cells = on_screen("table cell", row_text)
+        if cells:
+            y = cells[0][1][1]
+            hits = [c for _, c in on_screen(role, name) if abs(c[1] - y) <= 8]
+            if hits:
+                pyautogui.click(*hits[0])
+                time.sleep(0.4)
+                return hits[0]
+        if time.time() > end:
+            raise TimeoutError(f"no {role} {name!r} in the row of {row_text!r}")
+        time.sleep(0.3)
+
+
+def _anywhere(role, name):
+    """(accessible, centre) of the first Chromium accessible with this role and name, shown or not."""
+    app = _browser()
+    for node in (_subtree(app) if app is not None else ()):
+        try:
+            if node.getRoleName() == role and (node.name or "").strip() == name:
+                x, y, w, h = _extents(node)
+                return node, (x + w // 2, y + h // 2)
+        except Exception:
+            continue
+    return None
+
+
+def scroll_into_view(role, name, at, top=200, bottom=950, timeout=60):
+    """Scroll (the mouse wheel over the point at) until the control (role, name) lies between
+    the heights top and bottom of the screen; its centre."""
+    end = time.time() + timeout
+    while True:
+        hit = _anywhere(role, name)
+        if hit is not None and top <= hit[1][1] <= bottom:
+            return hit[1]
+        if time.time() > end:
+            raise TimeoutError(f"cannot scroll {role} {name!r} into view")
+        pyautogui.moveTo(*at)
+        pyautogui.scroll(-3 if hit is None or hit[1][1] > bottom else 3)
+        time.sleep(0.5)
+
+
+# -- whole steps of Superset's pages ------------------------------------------------------------
+def focus(window="Chromium"):
+    """Bring the window whose title contains window to the front (wmctrl), e.g. over gedit."""
+    import subprocess
+    subprocess.run(["wmctrl", "-a", window], check=False)
+    time.sleep(0.8)
+
+
+def address():
+    """The text of Chromium's address bar."""
+    node, _ = wait_for("entry", "Address and search bar")
+    return text_of(node) or ""
+
+
+def menu(top, item, sub=None, expect=None, timeout=60):
+    """Open the navigation bar's menu top ("Settings", "+"), then click its entry item; with sub,
+    item is a sub-menu to point at first (+ > Data > Upload CSV to database). Tried again until
+    expect, a (role, name) of what the entry opens, is on the screen."""
+    def entry(name):  # a menu entry's name starts with its icon's character: "\uf1c0 Data"
+        hits = [c for n, c in on_screen("menu item")
+                if (n.name or "").strip() == name or (n.name or "").strip().endswith(" " + name)]
+        if not hits:
+            raise TimeoutError(f"no menu entry {name!r}")
+        return hits[0]
+
+    end = time.time() + timeout
+    while True:
+        pyautogui.press("escape")
+        click("menu item", "triangle-down " + top, timeout=timeout)
+        try:
+            if sub is None:
+                click("link", item, timeout=5)
+            else:
+                until(lambda: _try(entry, item), 5)
+                pyautogui.moveTo(*entry(item))
+                until(lambda: _try(entry, sub), 5)
+                time.sleep(0.5)  # the sub-menu slides in
+                pyautogui.click(*entry(sub))
+            if expect is None:
+                return
+            wait_for(*expect, timeout=10)
+            return
+        except TimeoutError:
+            if time.time() > end:
+                raise
+
+
+def _try(fn, *args):
+    try:
+        return fn(*args) or True
+    except Exception:
+        return False
+
+
+def choose(combo, text, timeout=60):
+    """Pick text in a select box (found by its accessible name): type it to filter the options,
+    then Enter takes the first match."""
+    click("combo box", combo, timeout=timeout)
+    time.sleep(0.8)  # the options are fetched when the box opens
+    pyautogui.typewrite(text, interval=0.03)
+    wait_for("static", text, timeout=timeout)  # the matching option is listed
+    time.sleep(0.3)
+    pyautogui.press("enter")
+    time.sleep(0.8)
+
+
+def window_open(title):
+    """Whether a top-level window whose title contains title is open (wmctrl)."""
+    import subprocess
+    listing = subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
+    return any(title in line.split(None, 3)[-1] for line in listing.splitlines() if line.strip())
+
+
+def pick_file(path, timeout=30):
+    """In Chromium's (GTK) "Open File" dialog, which AT-SPI does not show: type the path into
+    its location field (Ctrl+L) and press Open (Alt+O; Enter there only completes the name),
+    until the dialog has closed."""
+    if not until(lambda: window_open("Open File"), timeout):
+        raise TimeoutError("no Open File dialog")
+    time.sleep(0.8)
+    pyautogui.hotkey("ctrl", "l")
+    pyautogui.typewrite(path, interval=0.02)
+    time.sleep(0.8)
+    for _ in range(5):
+        pyautogui.hotkey("alt", "o")
+        if until(lambda: not window_open("Open File"), 5):
+            return
+    raise TimeoutError("the Open File dialog stays open")
+
+
+def api(path):
+    """GET Superset's REST API as admin (to wait for what the page does, as a person watches it)."""
+    import json
+    import urllib.request
+
+    login = urllib.request.Request("http://localhost:8088/api/v1/security/login", method="POST",
+                                   data=json.dumps({"username": "admin", "password": "admin",
+                                                    "provider": "db"}).encode(),
+                                   headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(login, timeout=30) as resp:
+        token = json.load(resp)["access_token"]
+    req = urllib.request.Request("http://localhost:8088/api/v1/" + path,
+                                 headers={"Authorization": "Bearer " + token})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+def popover_save():
+    """Click Save in the open pop-over (a dimension or metric being edited in Explore): the
+    lowest of the screen's SAVE buttons, the page's own being at the top."""
+    _, (x, y) = max(on_screen("push button", "SAVE"), key=lambda hit: hit[1][1])
+    pyautogui.click(x, y)
+    time.sleep(0.8)
