@@ -1,45 +1,22 @@
 # %% bring the workbook's Calc window to the front once it is up
-import subprocess
-def windows():
-    return subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
-for _ in range(150):
-    if "price_list.xlsx - LibreOffice Calc" in windows():
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-F", "-a", "price_list.xlsx - LibreOffice Calc"])
-time.sleep(1)
+from desktop import focus
+focus("price_list.xlsx - LibreOffice Calc", whole=True)
 
 # %% File > Save As: a name ending in .csv makes Calc pick the Text CSV filter
-import subprocess
-def windows():
-    return subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
-pyautogui.hotkey("ctrl", "shift", "s")
-for _ in range(100):
-    if any(line.endswith(" Save") for line in windows().splitlines()):
-        break
-    time.sleep(0.2)
-time.sleep(0.5)
-pyautogui.typewrite("price_list.csv", interval=0.02)
-pyautogui.press("enter")
+from desktop import save_as
+save_as("price_list.csv")
 
 # %% confirm the Export Text File options (field delimiter "," and string delimiter '"')
-import os, subprocess
-for _ in range(100):
-    if "Export Text File" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
+from desktop import wait_file, wait_window
+wait_window("Export Text File", timeout=20)
 time.sleep(0.5)
 pyautogui.press("enter")
-for _ in range(100):
-    if os.path.exists("/home/user/Desktop/price_list.csv"):
-        break
-    time.sleep(0.2)
+wait_file("/home/user/Desktop/price_list.csv", timeout=20)
 time.sleep(1)
 
 # %% switch to the terminal and open the inventory database with local file loading
-import subprocess
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1)
+from terminal import focus_terminal
+focus_terminal(settle=1)
 pyautogui.typewrite("mariadb --local-infile=1 -u user -ppassword inventory\n", interval=0.02)
 time.sleep(1)
 
@@ -51,9 +28,9 @@ pyautogui.typewrite(
 )
 time.sleep(1)
 
-# %% leave the client
-pyautogui.typewrite("exit\n", interval=0.02)
-time.sleep(0.5)
+# %% leave the client and wait until it has quit
+from terminal import run
+run("exit", process="mariadb --local-infile=1")
 
 # %%
 DONE

@@ -1,11 +1,6 @@
 # %% focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
+from terminal import focus_terminal
+focus_terminal()
 
 # %% connect to the sales database
 pyautogui.typewrite("mariadb -u user -ppassword sales\n", interval=0.02)
@@ -21,9 +16,9 @@ pyautogui.typewrite(
 )
 time.sleep(1)
 
-# %% leave the client
-pyautogui.typewrite("exit\n", interval=0.02)
-time.sleep(0.5)
+# %% leave the client and wait until it has quit
+from terminal import run
+run("exit", process="mariadb -u user")
 
 # %%
 DONE

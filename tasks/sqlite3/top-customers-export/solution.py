@@ -1,11 +1,6 @@
 # %% focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
+from terminal import focus_terminal
+focus_terminal()
 
 # %% open the database
 pyautogui.typewrite("sqlite3 ~/Desktop/shop.db\n", interval=0.02)
@@ -23,9 +18,9 @@ pyautogui.typewrite(
     interval=0.02,
 )
 
-# %% close the file and leave sqlite3
-pyautogui.typewrite(".output stdout\n.quit\n", interval=0.02)
-time.sleep(1)
+# %% close the file and leave sqlite3, and wait until it has closed the database
+from terminal import run
+run(".output stdout\n.quit", process="sqlite3 /home/user/Desktop/shop.db")
 
 # %%
 DONE
