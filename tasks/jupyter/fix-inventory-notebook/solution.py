@@ -1,11 +1,6 @@
 # %% focus Chromium, which shows the notebook in JupyterLab
-import subprocess
-for _ in range(150):
-    if "JupyterLab" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "JupyterLab"])
-time.sleep(0.5)
+from desktop import focus
+focus("JupyterLab", settle=0.5)
 
 # %% select the first code cell (click it, then Escape for command mode) and go down to the failing one
 pyautogui.click(600, 320)
@@ -46,15 +41,8 @@ pyautogui.press("enter")
 time.sleep(2.0)
 
 # %% save (Ctrl+S) until the saved notebook has the output of the last cell
-import json
-def done():
-    cells = json.load(open("/home/user/inventory_report.ipynb"))["cells"]
-    return "Produce" in json.dumps(cells[-1].get("outputs", []))
-for _ in range(30):
-    pyautogui.hotkey("ctrl", "s")
-    time.sleep(0.7)
-    if done():
-        break
+from jupyter_ui import save_until
+save_until("/home/user/inventory_report.ipynb", "Produce", cell=-1)
 
 # %%
 DONE

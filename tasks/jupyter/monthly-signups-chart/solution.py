@@ -1,17 +1,10 @@
 # %% focus Chromium, which shows the notebook in JupyterLab
-import subprocess
-for _ in range(150):
-    if "JupyterLab" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "JupyterLab"])
-time.sleep(0.5)
+from desktop import focus
+focus("JupyterLab", settle=0.5)
 
 # %% click into the code cell that reads signups.csv and run it (Shift+Enter opens a new cell)
-pyautogui.click(600, 320)
-time.sleep(0.3)
-pyautogui.hotkey("shift", "enter")
-time.sleep(1.0)
+from jupyter_ui import run_first_cell
+run_first_cell()
 
 # %% type the counting and plotting code into the new cell
 pyautogui.typewrite(
@@ -28,21 +21,12 @@ pyautogui.typewrite(
 )
 
 # %% run the cell and wait for the chart file
-import os
-pyautogui.hotkey("shift", "enter")
-for _ in range(100):
-    if os.path.exists("/home/user/signups_chart.png"):
-        break
-    time.sleep(0.2)
-time.sleep(1.0)
+from jupyter_ui import run_until
+run_until("/home/user/signups_chart.png", settle=1.0)
 
 # %% save the notebook (Ctrl+S) until the saved file has the chart output
-import os
-for _ in range(20):
-    pyautogui.hotkey("ctrl", "s")
-    time.sleep(0.5)
-    if "image/png" in open("/home/user/signups_chart.ipynb").read():
-        break
+from jupyter_ui import save_until
+save_until("/home/user/signups_chart.ipynb", "image/png")
 
 # %%
 DONE

@@ -1,17 +1,10 @@
 # %% focus Chromium, which shows the notebook in JupyterLab
-import subprocess
-for _ in range(150):
-    if "JupyterLab" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "JupyterLab"])
-time.sleep(0.5)
+from desktop import focus
+focus("JupyterLab", settle=0.5)
 
 # %% click into the code cell that reads orders.csv and run it (Shift+Enter opens a new cell)
-pyautogui.click(600, 320)
-time.sleep(0.3)
-pyautogui.hotkey("shift", "enter")
-time.sleep(1.0)
+from jupyter_ui import run_first_cell
+run_first_cell()
 
 # %% type the pivot code into the new cell
 pyautogui.typewrite(
@@ -24,20 +17,12 @@ pyautogui.typewrite(
 )
 
 # %% run the cell and wait for the workbook
-import os
-pyautogui.hotkey("shift", "enter")
-for _ in range(100):
-    if os.path.exists("/home/user/region_quarter_sales.xlsx"):
-        break
-    time.sleep(0.2)
+from jupyter_ui import run_until
+run_until("/home/user/region_quarter_sales.xlsx")
 
 # %% save the notebook (Ctrl+S) until the saved file has the new cell
-import os
-for _ in range(20):
-    pyautogui.hotkey("ctrl", "s")
-    time.sleep(0.5)
-    if "region_quarter_sales.xlsx" in open("/home/user/sales_pivot.ipynb").read():
-        break
+from jupyter_ui import save_until
+save_until("/home/user/sales_pivot.ipynb", "region_quarter_sales.xlsx")
 
 # %%
 DONE

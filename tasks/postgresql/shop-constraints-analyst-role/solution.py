@@ -1,11 +1,6 @@
 # %% focus the terminal once it is up
-import subprocess
-for _ in range(150):
-    if "gnome-terminal-server" in subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1.5)
+from terminal import focus_terminal
+focus_terminal()
 
 # %% connect to the shop database
 pyautogui.typewrite("psql shop\n", interval=0.02)
@@ -32,9 +27,9 @@ time.sleep(0.3)
 pyautogui.typewrite("GRANT SELECT ON customers, orders TO analyst;\n", interval=0.01)
 time.sleep(0.5)
 
-# %% leave psql
-pyautogui.typewrite("\\q\n", interval=0.02)
-time.sleep(0.5)
+# %% leave psql and wait until it has quit
+from terminal import run
+run("\\q", process="psql shop")
 
 # %%
 DONE

@@ -1,33 +1,15 @@
 # %% read the report in gedit, then switch to Chromium and click "Create new ticket"
-import subprocess
-def titles():
-    return subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
-for _ in range(300):
-    if "incident_report.txt" in titles() and "Found 9 tickets" in titles():
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "Found 9 tickets"])
-time.sleep(1)
+from desktop import focus, wait_window
+wait_window("incident_report.txt", timeout=60)
+focus("Found 9 tickets", timeout=60)
 pyautogui.click(1640, 102)
-for _ in range(300):
-    if "Create a new ticket in" in titles():
-        break
-    time.sleep(0.2)
+wait_window("Create a new ticket in", timeout=60)
 time.sleep(1.5)
 
 # %% the form opens for the first queue (Data Platform): switch the Queue to "Service Desk"
-pyautogui.click(1614, 248)
-time.sleep(0.8)
-pyautogui.press("down")
-time.sleep(0.2)
-pyautogui.press("down")
-time.sleep(0.2)
-pyautogui.press("enter")
-import subprocess
-for _ in range(300):
-    if "Create a new ticket in Service" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
+from desktop import choose, wait_window
+choose(1614, 248, 2)
+wait_window("Create a new ticket in Service", timeout=60)
 time.sleep(2)
 
 # %% requestor: remove root, add the reporter's address
@@ -53,21 +35,13 @@ pyautogui.typewrite("Since this morning nobody in Finance who works from home ca
                     "Staff in the office are not affected. (Incident report IR-0412)", interval=0.01)
 
 # %% Affected System: VPN (the last of the custom field's values)
-pyautogui.click(1614, 440)
-time.sleep(0.8)
-for _ in range(7):
-    pyautogui.press("down")
-    time.sleep(0.15)
-pyautogui.press("enter")
-time.sleep(0.5)
+from desktop import choose
+choose(1614, 440, 7)
 
 # %% click "Create" and wait for the new ticket's page
+from desktop import wait_window
 pyautogui.click(1081, 839)
-import subprocess
-for _ in range(300):
-    if "#11: VPN login fails" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
+wait_window("#11: VPN login fails", timeout=60)
 time.sleep(1)
 
 # %%
