@@ -153,3 +153,11 @@ def wait_command(command, timeout=80):
     except RuntimeError:
         return  # already over, or never started: the caller checks what it should have done
     until(lambda: not running(command), timeout, f"{command!r} to finish")
+
+
+def asset_checks():
+    """Asset (its key's path joined by "/") -> the names of its checks, in the definitions the
+    web server has loaded: what "Reload definitions" has picked up."""
+    q = "{ assetNodes { assetKey { path } assetChecksOrError { ... on AssetChecks { checks { name } } } } }"
+    return {"/".join(node["assetKey"]["path"]): [c["name"] for c in (node["assetChecksOrError"] or {}).get("checks", [])]
+            for node in graphql(q)["assetNodes"]}
