@@ -29,12 +29,14 @@ import re
 import sys
 import warnings
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import takewhile
 from pathlib import Path, PurePosixPath
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, get_args
+
+import yaml
 
 from .environments import (
     ENVIRONMENTS_DIR,
@@ -56,6 +58,8 @@ HOST_PATH_KEYS = ("src", "path", "setting_file", "config_file")
 SETTINGS_PREFIX = "evaluation_examples/settings/"
 #: Larger files (data, databases) are never code worth reading.
 MAX_FILE_BYTES = 2_000_000
+#: What running single tasks showed that reading them cannot (see :func:`load_known_needs`).
+KNOWN_NEEDS = Path(__file__).with_name("known_needs.yaml")
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,11 @@ class Need:
     call: str = ""
     #: package: other distributions that provide the same import (any one will do)
     alternatives: tuple[str, ...] = ()
+    #: host: the DAGs whose task code names it (see :func:`_python`); it is a need only when
+    #: the task names one of them somewhere else (empty: always a need)
+    dags: tuple[str, ...] = ()
+    #: host with ``dags``: the file (and archive member) it is in, whose own text does not count
+    origin: str = ""
 
 
 @dataclass(frozen=True)
@@ -125,14 +134,20 @@ class Unmet:
 # -- the task level -------------------------------------------------------------------------------
 
 
-def unmet_needs(task: Task, environments_dir: Path = ENVIRONMENTS_DIR) -> list[Unmet]:
-    """What the task needs that its image family does not provide (first place named, each once)."""
+def unmet_needs(task: Task, environments_dir: Path = ENVIRONMENTS_DIR,
+                known_needs: Path = KNOWN_NEEDS) -> list[Unmet]:
+    """What the task needs that its image family does not provide (first place named, each once),
+    with the corrections ``known_needs`` holds for the task."""
     manifest = load_manifest(environments_dir)
     snapshot = _snapshots(environments_dir).get(task.spec.snapshot)
     family = manifest.families.get(snapshot.recipe) if snapshot is not None else None
     image = snapshot.recipe if snapshot is not None else task.spec.snapshot
+    found = task_needs(task, manifest)
+    known = load_known_needs(known_needs).get(task.key)
+    if known is not None:
+        found = [n for n in found if (n.kind, n.name) not in known.not_needs] + list(known.needs)
     unmet: dict[tuple[str, str, str], Unmet] = {}
-    for need in task_needs(task, manifest):
+    for need in found:
         problem = _check(need, image, family, manifest)
         if problem is not None:  # each once: a program per subcommand only where the family has some
             unmet.setdefault((need.kind, need.name, problem.called if problem.offered else ""), problem)
@@ -143,6 +158,60 @@ def unmet_needs(task: Task, environments_dir: Path = ENVIRONMENTS_DIR) -> list[U
 @lru_cache(maxsize=4)
 def _snapshots(environments_dir: Path) -> dict[str, Snapshot]:
     return load_snapshots(environments_dir)
+
+
+@dataclass(frozen=True)
+class KnownNeeds:
+    """One task's corrections to what its files say: needs no file shows, and needs the files
+    show that the task does not have (a download whose failure its evaluation never sees)."""
+
+    needs: tuple[Need, ...] = ()
+    not_needs: frozenset[tuple[str, str]] = frozenset()  #: (kind, name)
+
+
+def load_known_needs(path: Path = KNOWN_NEEDS) -> dict[str, KnownNeeds]:
+    """Task key (``<app>/<id>``) -> its corrections, from a YAML file (none when it is absent).
+
+    The reading is static, so a few tasks need what no file of theirs shows (a DAG reaching a web
+    API through a connection the agent creates) or do not need what one shows (a download whose
+    failure the evaluation never sees). Each entry says why, and is found by running the task:
+    its validation holds it (a task the reading would skip wrongly passes; one it would run
+    wrongly cannot score 1 here)."""
+    if not path.is_file():
+        return {}
+    return _load_known_needs(path, path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=4)
+def _load_known_needs(path: Path, mtime_ns: int) -> dict[str, KnownNeeds]:
+    data = yaml.safe_load(path.read_text()) or {}
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{path}: expected a mapping of task keys, got {type(data).__name__}")
+    return {str(key): _known_entry(path, str(key), entry) for key, entry in data.items()}
+
+
+def _known_entry(path: Path, key: str, entry: Any) -> KnownNeeds:
+    if not isinstance(entry, Mapping) or not entry or set(entry) - {"needs", "not_needs"}:
+        raise ValueError(f"{path}: {key} must map 'needs' and/or 'not_needs' to lists")
+    items = {slot: _known_items(path, key, slot, entry.get(slot) or []) for slot in ("needs", "not_needs")}
+    return KnownNeeds(tuple(Need(kind, name, text) for kind, name, text in items["needs"]),  # type: ignore[arg-type]
+                      frozenset((kind, name) for kind, name, _ in items["not_needs"]))
+
+
+def _known_items(path: Path, key: str, slot: str, items: Any) -> list[tuple[str, str, str]]:
+    """(kind, name, where or why) of each item: ``{kind: host, name: wttr.in, where: ...}``
+    under ``needs``, ``{kind: ..., name: ..., why: ...}`` under ``not_needs``."""
+    text_key = "where" if slot == "needs" else "why"
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: {key}.{slot} must be a list")
+    found = []
+    for item in items:
+        if (not isinstance(item, Mapping) or set(item) != {"kind", "name", text_key}
+                or item["kind"] not in get_args(NeedKind) or not all(str(item[k]).strip() for k in item)):
+            raise ValueError(f"{path}: {key}.{slot}: each item is kind ({', '.join(get_args(NeedKind))}), "
+                             f"name and {text_key}, got {item!r}")
+        found.append((str(item["kind"]), str(item["name"]), str(item[text_key])))
+    return found
 
 
 def _check(need: Need, name: str, family: Family | None, manifest: Manifest) -> Unmet | None:
@@ -172,6 +241,7 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
     differ), after the modules the task ships itself are known.
     """
     needs: list[Need] = []
+    mentions: list[tuple[str, str]] = [("", task.instruction)]  # (file, text) where the task names DAGs
     local: set[str] = set()
     created_envs: set[str] = set()
     installs_from: set[str] = set()
@@ -188,6 +258,7 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             facts = analyse_file(path)
             label = _label(path, task)
             needs += [_located(n, label) for n in facts.needs]
+            mentions += [(_origin(label, member), text) for member, text in facts.mentions]
             local |= facts.modules
             created_envs |= facts.created_envs
             installs_from |= facts.installs_from
@@ -202,6 +273,7 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             facts = _Facts()
             _shell(text, 1, facts)
             needs += [_located(n, f"{where}.command") for n in facts.needs]
+            mentions.append(("", text))
             installs_from |= facts.installs_from
     # A requirements file is a need when something installs it: a Dockerfile beside it (as an
     # Astro project's image build does) or a `pip install -r` of the task's.
@@ -216,6 +288,8 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             shown = top if manifest.distributions_of(top) == dists else need.detail
             resolved.append(Need("package", dists[0], need.where, shown, alternatives=dists[1:]))
         elif need.kind == "conda_env" and need.name in created_envs:
+            continue
+        elif need.dags and not _names_a_dag(need, mentions):
             continue
         else:
             resolved.append(need)
@@ -254,7 +328,19 @@ def _label(path: Path, task: Task) -> str:
 
 def _located(need: Need, label: str) -> Need:
     where = f"{label} {need.where}" if need.where.startswith(("line", "cell")) else f"{label}: {need.where}"
-    return replace(need, where=where if need.where else label)
+    origin = _origin(label, need.origin) if need.dags else ""
+    return replace(need, where=where if need.where else label, origin=origin)
+
+
+def _origin(label: str, member: str) -> str:
+    return f"{label}: {member}" if member else label
+
+
+def _names_a_dag(need: Need, mentions: list[tuple[str, str]]) -> bool:
+    """Whether the task names one of the DAGs whose task code has ``need``: its instruction, a
+    command or a file it names (a script, a project's other code) other than the DAG file
+    itself. A plain substring, so a longer name containing the id counts too (conservative)."""
+    return any(dag in text for origin, text in mentions if origin != need.origin for dag in need.dags)
 
 
 def _shell_quote(word: str) -> str:
@@ -274,6 +360,8 @@ class _Facts:
     #: requirements files: (file name, built into an image by a Dockerfile beside it, their needs)
     requirements: list[tuple[str, bool, list[Need]]] = field(default_factory=list)
     installs_from: set[str] = field(default_factory=set)  #: file names given to ``pip install -r``
+    #: (archive member or "", text) of each code file read: where a task may name a DAG
+    mentions: list[tuple[str, str]] = field(default_factory=list)
 
 
 def analyse_file(path: Path) -> _Facts:
@@ -350,10 +438,12 @@ def _content(name: str, data: bytes, member: str, facts: _Facts, built: bool = F
         _requirements(text, 1, found)
     if member:
         found.needs = [replace(n, where=f"{member} {n.where}") for n in found.needs]
+    found.needs = [replace(n, origin=member) if n.dags else n for n in found.needs]
     if kind == "requirements":
         facts.requirements.append((name, built, found.needs))
     else:
         facts.needs += found.needs
+        facts.mentions.append((member, text))
     facts.created_envs |= found.created_envs
     facts.installs_from |= found.installs_from
 
@@ -406,7 +496,13 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line",
             aliases: dict[str, str] | None = None) -> None:
     """Imports (not optional ones), URL hosts in string literals (not docstrings) and calls of
     :data:`DATA_DOWNLOADS`. ``aliases`` (local name -> qualified name of what it was imported
-    as) carries a notebook's imports from one cell to the next."""
+    as) carries a notebook's imports from one cell to the next.
+
+    A host in the task code of an Airflow DAG file (see :func:`_task_code`) is reached only when
+    a run of that DAG runs the task, so it carries the file's DAG ids (:func:`_dag_ids`) and is a
+    need only when the task names one of them (Astro's template ``exampledag.py`` calls a web API
+    in ``example_astronauts``, a DAG the tasks never run). Anything else in the file, evaluated
+    when Airflow parses it, always counts, as does all of a file whose DAG ids are not literals."""
     try:
         with warnings.catch_warnings():  # the task's code may have invalid escapes; not our concern
             warnings.simplefilter("ignore")
@@ -416,10 +512,14 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line",
         return
     aliases = {} if aliases is None else aliases
     aliases.update(_imported_names(tree))
+    dags = _dag_ids(tree) or ()
+    task_code = _task_code(tree) if dags else set()
     docstrings: set[int] = set()
-    stack: list[tuple[ast.AST, bool]] = [(tree, False)]  # (node, inside an optional block), in source order
+    # (node, inside an optional block, inside task code), in source order
+    stack: list[tuple[ast.AST, bool, bool]] = [(tree, False, False)]
     while stack:
-        node, optional = stack.pop()
+        node, optional, in_task = stack.pop()
+        runs_with = dags if in_task else ()
         if isinstance(node, (ast.Import, ast.ImportFrom, ast.Constant)):
             line = f"{where} {first_line + node.lineno - 1}"
             if isinstance(node, ast.Import) and not optional:
@@ -427,11 +527,12 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line",
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not optional:
                 facts.needs.append(Need("package", "", line, node.module))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
-                facts.needs += [Need("host", host, line) for host in _hosts(node.value)]
+                facts.needs += [Need("host", host, line, dags=runs_with) for host in _hosts(node.value)]
         elif isinstance(node, ast.Call) and (called := _qualified(node.func, aliases)):
             host = next((h for pattern, h in DATA_DOWNLOADS.items() if fnmatch.fnmatchcase(called, pattern)), None)
             if host:
-                facts.needs.append(Need("host", host, f"{where} {first_line + node.lineno - 1}, {called}()"))
+                facts.needs.append(Need("host", host, f"{where} {first_line + node.lineno - 1}, {called}()",
+                                        dags=runs_with))
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
@@ -441,8 +542,68 @@ def _python(source: str, first_line: int, facts: _Facts, where: str = "line",
             guarded = {id(stmt) for stmt in node.body}
         elif isinstance(node, ast.If) and _names_type_checking(node.test):
             guarded = {id(stmt) for stmt in node.body}
-        children = [(child, optional or id(child) in guarded) for child in ast.iter_child_nodes(node)]
+        body = {id(stmt) for stmt in getattr(node, "body", [])} if id(node) in task_code else set()
+        children = [(child, optional or id(child) in guarded, in_task or id(child) in body)
+                    for child in ast.iter_child_nodes(node)]
         stack += reversed(children)
+
+
+def _dotted(node: ast.expr) -> tuple[str, ...]:
+    """A name as written, without a call: ``task.virtualenv(...)`` is (task, virtualenv)."""
+    node = node.func if isinstance(node, ast.Call) else node
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    return (node.id, *parts) if isinstance(node, ast.Name) else ()
+
+
+def _literal(node: ast.expr | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _dag_ids(tree: ast.Module) -> tuple[str, ...] | None:
+    """The ids of the DAGs a file defines: ``DAG("id")`` or ``DAG(dag_id="id")`` (in ``with`` or
+    not) and ``@dag`` functions (the function's name, or the decorator's ``dag_id``). None when
+    one of them has an id that is not a literal: which DAG runs the file's code is then unknown."""
+    ids: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _dotted(node)[-1:] == ("DAG",):
+            named = [k.value for k in node.keywords if k.arg == "dag_id"] or node.args[:1]
+            dag_id = _literal(named[0]) if named else None
+            if dag_id is None:
+                return None
+            ids.append(dag_id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                if _dotted(decorator)[-1:] != ("dag",):
+                    continue
+                keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+                named = [k.value for k in keywords if k.arg == "dag_id"]
+                dag_id = _literal(named[0]) if named else node.name
+                if dag_id is None:
+                    return None
+                ids.append(dag_id)
+    return tuple(dict.fromkeys(ids))
+
+
+def _task_code(tree: ast.Module) -> set[int]:
+    """The functions whose bodies run only when a DAG run runs one of its tasks: TaskFlow tasks
+    (``@task``, ``@task.<kind>``; calling one while the DAG is built runs nothing), and functions
+    an operator is given as ``python_callable=NAME`` that the file never calls itself."""
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+    called = {node.func.id for node in calls if isinstance(node.func, ast.Name)}
+    callables = {k.value.id for node in calls for k in node.keywords
+                 if k.arg == "python_callable" and isinstance(k.value, ast.Name)}
+    code: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        names = [_dotted(d) for d in node.decorator_list]
+        if any(name[:1] == ("task",) or name[-1:] == ("task",) for name in names) or (
+                not names and node.name in callables and node.name not in called):
+            code.add(id(node))
+    return code
 
 
 def _imported_names(tree: ast.Module) -> dict[str, str]:
@@ -852,7 +1013,7 @@ def _command(words: list[_Word], redirects: list[tuple[str, _Word]], functions: 
         return
     program, args = words[0].text, [w.text for w in words[1:]]
     line = f"{where} {words[0].line}"
-    if program in SHELLS or program == "su":
+    if program in SHELLS or program in ("su", "sg"):  # `su USER -c CMD`, `sg GROUP -c CMD`
         if "-c" in args and args.index("-c") + 1 < len(args):
             _shell(args[args.index("-c") + 1], words[0].line, facts, where)
     if re.fullmatch(r"python(\d+(\.\d+)?)?", program):

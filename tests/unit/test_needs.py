@@ -4,6 +4,7 @@ URL, a missing file, `docker compose up`, `conda create`) and on this project's 
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 import os
@@ -17,6 +18,7 @@ from pytest_spider2v import needs
 from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_manifest, load_snapshots
 from pytest_spider2v.registry import load_extensions
 from pytest_spider2v.task import Task, load_tasks, unavailable_reasons
+from tests.support.shared import require, sample
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -58,10 +60,11 @@ def environments(tmp_path: Path, provides: dict[str, Any] = PROVIDES) -> Path:
 
 
 def spider2v_task(root: Path, app: str, snapshot: str, files: dict[str, str | bytes],
-                  config: list[dict[str, Any]] | None = None, evaluator: dict[str, Any] | None = None) -> Task:
+                  config: list[dict[str, Any]] | None = None, evaluator: dict[str, Any] | None = None,
+                  instruction: str = "Do it.", task_id: str | None = None) -> Task:
     """A task in a Spider2-V checkout under ``root``; ``files`` are written beside it and each
     is copied to the guest (scripts run) by its config, as the originals do."""
-    task_id = f"{app}-task"
+    task_id = task_id or f"{app}-task"
     folder = root / "evaluation_examples" / "examples" / app / task_id
     folder.mkdir(parents=True)
     relative = f"evaluation_examples/examples/{app}/{task_id}"
@@ -71,7 +74,7 @@ def spider2v_task(root: Path, app: str, snapshot: str, files: dict[str, str | by
         kind = "script_and_execute" if name.endswith(".sh") else "copyfile_from_host_to_guest"
         steps.append({"type": kind, "parameters": {"src": f"{relative}/{name}", "dest": f"/home/user/{name}"}})
     (folder / f"{task_id}.json").write_text(json.dumps({
-        "id": task_id, "snapshot": snapshot, "instruction": "Do it.", "related_apps": [app], "tags": ["gui"],
+        "id": task_id, "snapshot": snapshot, "instruction": instruction, "related_apps": [app], "tags": ["gui"],
         "action_number": 3, "config": steps,
         "evaluator": evaluator or {"func": "exact_match", "result": {"type": "rule", "rules": 1},
                                    "expected": {"type": "rule", "rules": 1}},
@@ -470,3 +473,199 @@ def test_requirement_links_are_hosts_and_named_links_packages(tmp_path: Path) ->
     assert (name, built) == ("requirements.txt", False)
     assert [(n.kind, n.name, n.where) for n in found] == [
         ("host", "github.com", "line 2"), ("package", "tool", "line 3"), ("package", "numpy", "line 4")]
+
+
+# -- DAG files: task code counts when the task names its DAG ---------------------------------------
+
+EXAMPLE_DAG = '''"""Astronauts: http://api.open-notify.org in a docstring is not a call."""
+from airflow.decorators import dag, task
+import requests
+
+LOGO = "https://cdn.example.com/logo.png"  # module level: evaluated when Airflow parses the file
+
+
+@dag(schedule="@daily", catchup=False, doc_md="https://docs.example.com/dag")
+def example_astronauts():
+    @task(outlets=["https://datasets.example.com/astronauts"])  # decorator arguments: parse time
+    def get_astronauts():
+        return requests.get("http://api.open-notify.org/astros.json").json()
+
+    @task.virtualenv(requirements=["x"])
+    def greet():
+        import urllib.request
+        return urllib.request.urlopen("https://greetings.example.com").read()
+
+    requests.head("https://parse-time.example.com")  # the @dag body runs while the DAG is built
+    greet()
+    get_astronauts()
+
+
+example_astronauts()
+'''
+
+
+def dag_task(tmp_path: Path, members: dict[str, str], instruction: str = "Trigger my_dag.",
+             scripts: dict[str, str] | None = None) -> Task:
+    archive = project_zip({f"proj/{name}": text for name, text in members.items()})
+    return spider2v_task(tmp_path, "airflow", "airflow", {"proj.zip": archive, **(scripts or {})},
+                         instruction=instruction)
+
+
+def hosts_of(task: Task, envs: Path) -> list[str]:
+    return sorted(u.need.name for u in needs.unmet_needs(task, envs) if u.need.kind == "host")
+
+
+PARSE_TIME_HOSTS = ["cdn.example.com", "datasets.example.com", "docs.example.com", "parse-time.example.com"]
+
+
+def test_task_code_of_a_dag_the_task_never_names_is_no_download(tmp_path: Path) -> None:
+    """Astro's template DAG calls a web API in a task of example_astronauts, which no task runs;
+    what runs while Airflow parses the file (module level, decorator arguments, the @dag body)
+    still counts."""
+    envs = environments(tmp_path)
+    task = dag_task(tmp_path, {"dags/exampledag.py": EXAMPLE_DAG, "README.md": "Runs example_astronauts."})
+    assert hosts_of(task, envs) == PARSE_TIME_HOSTS
+
+
+@pytest.mark.parametrize("where", ["instruction", "eval.sh", "other code", "command"])
+def test_task_code_counts_when_the_task_names_its_dag(tmp_path: Path, where: str) -> None:
+    envs = environments(tmp_path)
+    members = {"dags/exampledag.py": EXAMPLE_DAG}
+    scripts: dict[str, str] = {}
+    instruction, config = "Trigger my_dag.", None
+    if where == "instruction":
+        instruction = "Trigger example_astronauts, then wait."
+    elif where == "eval.sh":
+        scripts["eval.sh"] = "astro run example_astronauts\n"
+    elif where == "other code":
+        members["include/run.sh"] = "airflow dags trigger example_astronauts\n"
+    else:
+        config = [{"type": "execute", "parameters": {"command": ["airflow", "dags", "test", "example_astronauts"]}}]
+    archive = project_zip({f"proj/{name}": text for name, text in members.items()})
+    task = spider2v_task(tmp_path, "airflow", "airflow", {"proj.zip": archive, **scripts},
+                         config=config, instruction=instruction)
+    assert hosts_of(task, envs) == sorted([*PARSE_TIME_HOSTS, "greetings.example.com", "api.open-notify.org"])
+    unmet = next(u for u in needs.unmet_needs(task, envs) if u.need.name == "api.open-notify.org")
+    assert str(unmet) == ("downloads from api.open-notify.org (proj.zip: proj/dags/exampledag.py line 12; "
+                          "no internet here)")
+
+
+CLASSIC_DAG = '''from airflow import DAG
+from airflow.operators.python import PythonOperator
+import requests
+
+
+def fetch():
+    return requests.get("https://api.classic.example.com/data")
+
+
+def helper():
+    return requests.get("https://helper.example.com/x")
+
+
+with DAG({dag_id}, schedule=None):
+    PythonOperator(task_id="fetch", python_callable=fetch)
+    PythonOperator(task_id="help", python_callable=helper)
+    helper()
+'''
+
+
+@pytest.mark.parametrize(("dag_id", "expected"), [
+    ('"classic"', ["helper.example.com"]),  # fetch runs only in a run; helper is also called at parse time
+    ('dag_id="classic"', ["helper.example.com"]),
+    ('f"classic_{1}"', ["api.classic.example.com", "helper.example.com"]),  # which DAG it is cannot be told
+])
+def test_python_callables_are_task_code_unless_the_file_calls_them(tmp_path: Path, dag_id: str,
+                                                                  expected: list[str]) -> None:
+    envs = environments(tmp_path)
+    task = dag_task(tmp_path, {"dags/classic.py": CLASSIC_DAG.format(dag_id=dag_id)})
+    assert hosts_of(task, envs) == expected
+
+
+def test_tasks_in_a_file_without_a_dag_always_count(tmp_path: Path) -> None:
+    """A module of TaskFlow tasks that DAGs import: which DAG runs them is not in the file."""
+    envs = environments(tmp_path)
+    tasks = 'from airflow.decorators import task\nimport requests\n\n\n@task\ndef pull():\n' \
+            '    return requests.get("https://shared.example.com/x")\n'
+    task = dag_task(tmp_path, {"include/tasks.py": tasks})
+    assert hosts_of(task, envs) == ["shared.example.com"]
+
+
+def test_dag_ids_and_task_code_are_read_from_the_tree() -> None:
+    tree = ast.parse('@dag(dag_id="renamed")\ndef f(): pass\n@airflow.decorators.dag\ndef g(): pass\n'
+                     'with models.DAG("h"): pass\nx = DAG(dag_id="i", schedule=None)\n')
+    assert sorted(needs._dag_ids(tree) or ()) == ["g", "h", "i", "renamed"]
+    assert needs._dag_ids(ast.parse("DAG(schedule=None)\n")) is None
+    assert needs._dag_ids(ast.parse("@dag(dag_id=NAME)\ndef f(): pass\n")) is None
+    assert needs._dag_ids(ast.parse("import os\n")) == ()
+    tree = ast.parse("@task\ndef a(): pass\n@task.bash\ndef b(): pass\n@decorators.task(retries=2)\ndef c(): pass\n"
+                     "@functools.cache\ndef d(): pass\ndef e(): pass\n")
+    assert sorted(f.name for f in ast.walk(tree) if id(f) in needs._task_code(tree)) == ["a", "b", "c"]
+
+
+# -- known needs: what running tasks showed ---------------------------------------------------------
+
+
+def known(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "known_needs.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_known_needs_add_and_waive_for_one_task(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    dag = "from airflow.decorators import dag, task\nimport requests\n\n\n@dag()\ndef my_dag():\n" \
+          "    @task\n    def pull():\n        return requests.get('https://api.example.com/x')\n    pull()\n\n\nmy_dag()\n"
+    task = dag_task(tmp_path, {"dags/my_dag.py": dag})
+    assert hosts_of(task, envs) == ["api.example.com"]
+    path = known(tmp_path, f"""
+{task.key}:
+  needs:
+    - {{kind: host, name: wttr.in, where: "the connection the instruction creates"}}
+  not_needs:
+    - {{kind: host, name: api.example.com, why: "the evaluation reads the DAG's code, not its run"}}
+other/task:
+  needs:
+    - {{kind: program, name: systemctl, where: "nowhere"}}
+""")
+    assert [str(u) for u in needs.unmet_needs(task, envs, path)] == [
+        "downloads from wttr.in (the connection the instruction creates; no internet here)"]
+    assert needs.unmet_needs(task, envs, tmp_path / "absent.yaml")[0].need.name == "api.example.com"
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("- a\n", "expected a mapping of task keys"),
+    ("app/t: {}\n", "must map 'needs' and/or 'not_needs'"),
+    ("app/t: {extra: []}\n", "must map 'needs' and/or 'not_needs'"),
+    ("app/t: {needs: {kind: host}}\n", r"app/t.needs must be a list"),
+    ("app/t: {needs: [{kind: host, name: x.org}]}\n", r"each item is kind .* name and where"),
+    ("app/t: {needs: [{kind: url, name: x.org, where: y}]}\n", r"each item is kind"),
+    ("app/t: {not_needs: [{kind: host, name: x.org, where: y}]}\n", r"name and why"),
+])
+def test_known_needs_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        needs.load_known_needs(known(tmp_path, text))
+
+
+def test_known_needs_name_sample_tasks_and_waive_what_the_reading_finds() -> None:
+    """Every entry of the project's file is a task of the sample, and every waiver matches a need
+    its files show (a waiver that matches nothing is stale)."""
+    examples = require(sample())
+    entries = needs.load_known_needs()
+    assert entries
+    manifest = load_manifest()
+    for key, entry in entries.items():
+        app, task_id = key.split("/")
+        (task,) = load_tasks(examples / app / task_id / f"{task_id}.json")
+        found = {(n.kind, n.name) for n in needs.task_needs(task, manifest)}
+        assert entry.not_needs <= found, key
+        assert not {(n.kind, n.name) for n in entry.needs} & found, key  # declared, not found
+
+
+def test_commands_run_by_su_and_sg_are_read(tmp_path: Path) -> None:
+    """`su USER -c CMD` and `sg GROUP -c CMD` run CMD through a shell (the Docker install task's
+    eval.sh checks `sg docker -c "docker run hello-world"`)."""
+    found = needs_of(tmp_path, "eval.sh", 'output=$(sg docker -c "docker run hello-world" | grep Hello)\n'
+                                          "su postgres -c 'createdb shop'\n")
+    assert sorted((n, w) for k, n, w in found if k == "program") == [
+        ("createdb", "line 2"), ("docker", "line 1"), ("grep", "line 1"), ("sg", "line 1"), ("su", "line 2")]
