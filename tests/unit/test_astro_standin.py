@@ -4,7 +4,11 @@ container listing scripts parse, and the state they share (no Airflow, no Docker
 from __future__ import annotations
 
 import io
+import os
+import shutil
+import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -481,13 +485,70 @@ def test_the_recipe_installs_both_commands() -> None:
 def test_build_inputs_are_checked_and_nothing_is_installed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     proj = make_project(tmp_path)
-    (proj.root / "Dockerfile").write_text("FROM my-astro:1.0\n")
+    (proj.root / "Dockerfile").write_text("FROM my-registry/airflow:2\n")
     (proj.root / "requirements.txt").write_text("astronomer-cosmos==1.0.4\napache-airflow-providers-sqlite==3.4.2\n")
     versions = {"apache-airflow": "2.10.5", "apache-airflow-providers-sqlite": "3.9.1"}
     monkeypatch.setattr(project, "installed_version", versions.get)
     monkeypatch.setattr(astro.subprocess, "run", lambda *a, **kw: pytest.fail("nothing runs"))
     astro.check_build_inputs(proj)
     out = capsys.readouterr().out
-    assert "image my-astro:1.0 is not built here" in out
+    assert "image my-registry/airflow:2 is not built here" in out
     assert "apache-airflow-providers-sqlite==3.4.2 (installed: 3.9.1): the installed version is used" in out
     assert "requirement astronomer-cosmos==1.0.4 is not installed in this environment" in out
+
+
+def test_the_vms_own_image_adds_its_paths_to_the_project(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """The Cosmos tasks' Dockerfile names my-astro:1.0, which the VM had built with dbt-postgres
+    in dbt_venv: the project gets dbt_venv as a link to this machine's dbt; a project's own
+    dbt_venv stays, and so does an image nobody knows."""
+    proj = make_project(tmp_path)
+    (proj.root / "Dockerfile").write_text("FROM my-astro:1.0\n\n#FROM quay.io/astronomer/astro-runtime:10.5.0\n")
+    monkeypatch.setattr(project, "installed_version", {"apache-airflow": "2.10.5"}.get)
+    assert proj.image_paths() == {"dbt_venv": "/opt/dbt"}
+    astro.check_build_inputs(proj)
+    assert "image my-astro:1.0 is this machine's own Astro Runtime image" in capsys.readouterr().out
+    assert proj.link_image_paths() == ["dbt_venv"]
+    assert (proj.root / "dbt_venv").readlink() == Path("/opt/dbt")
+    assert proj.link_image_paths() == []
+    other = make_project(tmp_path / "other")
+    (other.root / "dbt_venv").mkdir()
+    (other.root / "Dockerfile").write_text("FROM my-astro:1.0\n")
+    assert other.link_image_paths() == [] and not (other.root / "dbt_venv").is_symlink()
+    (other.root / "Dockerfile").write_text("FROM quay.io/astronomer/astro-runtime:10.5.0\n")
+    assert other.image_paths() == {}
+
+
+def test_astro_dev_start_links_the_images_paths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    proj = make_project(tmp_path)
+    (proj.root / "Dockerfile").write_text("FROM my-astro:1.0\n")
+    monkeypatch.chdir(proj.root)
+    fake_running(monkeypatch, None, ALL_DOWN)
+    assert astro.main(["dev", "start", "--no-browser"]) == 0
+    assert (proj.root / "dbt_venv").is_symlink()
+
+
+def test_the_docker_host_library_is_built_into_the_image() -> None:
+    dockerfile = (RECIPE / "Dockerfile").read_text()
+    source = (RECIPE / "docker_host.c").read_text()
+    assert "0xAC110001u" in source and "INADDR_LOOPBACK" in source  # 172.17.0.1 -> 127.0.0.1
+    library = "/usr/local/lib/libspider2v-docker-host.so"
+    assert f"COPY --from=docker-host /tmp/libspider2v-docker-host.so {library}" in dockerfile
+    assert f"echo {library} > /etc/ld.so.preload" in dockerfile  # every process of the machine
+
+
+@pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler")
+def test_the_docker_host_library_sends_connections_to_this_machine(tmp_path: Path) -> None:
+    """Compiled here as the recipe does: a connection to 172.17.0.1 reaches a server listening
+    on 127.0.0.1 at the same port."""
+    library = tmp_path / "libdockerhost.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror", "-o", str(library),
+                    str(RECIPE / "docker_host.c"), "-ldl"], check=True)
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        code = f"import socket; print(socket.create_connection(('172.17.0.1', {port}), timeout=5).getpeername()[0])"
+        result = subprocess.run([sys.executable, "-c", code], env={**os.environ, "LD_PRELOAD": str(library)},
+                                capture_output=True, text=True, timeout=30)
+    assert result.stdout.strip() == "127.0.0.1", result.stderr

@@ -207,7 +207,11 @@ def check_build_inputs(project: Project) -> None:
     """Say what the real build would add that is not here: another base image, packages the
     image lacks (nothing is installed: the environment is the same with or without a network)."""
     image = project.base_image()
-    if image and "astro-runtime" not in image:
+    if project.image_paths():
+        links = ", ".join(f"{rel} -> {target}" for rel, target in project.image_paths().items())
+        print(f"Note: the Dockerfile's image {image} is this machine's own Astro Runtime image; what it adds is "
+              f"linked into the project ({links}).")
+    elif image and "astro-runtime" not in image:
         print(f"Note: the Dockerfile's image {image} is not built here; the project runs on this machine's "
               "Airflow and its installed packages.")
     missing, other = unmet_requirements(project.requirements())
@@ -252,6 +256,7 @@ def dev_start(cwd: Path, options: dict[str, Any], restart: bool = False) -> int:
     if not restart and state is not None and alive["webserver"] and alive["scheduler"]:
         raise ProjectError("cannot start, project already running")
     check_build_inputs(project)
+    project.link_image_paths()
     if alive["webserver"] or alive["scheduler"]:
         local.service("stop")
     local.save(project)

@@ -165,6 +165,15 @@ def template_files(runtime_version: str, name: str) -> dict[str, str]:
 
 TEMPLATE_DIRS = ("dags", "include", "plugins", "tests/dags", ".astro")
 
+#: Images the Spider2-V VM had built itself, which a task's Dockerfile names in place of an Astro
+#: Runtime: what each adds to the runtime's AIRFLOW_HOME, as paths linked to this machine's own
+#: installation. ``my-astro:1.0`` is Astro Runtime 10.5.0 with dbt-postgres in ``dbt_venv``
+#: (Astronomer's Cosmos recipe; the Cosmos tasks' Dockerfile keeps its lines, commented out);
+#: here the desktop's dbt venv has dbt-postgres.
+LOCAL_IMAGES: dict[str, dict[str, str]] = {
+    "my-astro:1.0": {"dbt_venv": "/opt/dbt"},
+}
+
 
 def default_name(folder: Path) -> str:
     """The project name ``init`` writes: the folder's name, lower case, ``-`` for odd characters."""
@@ -268,6 +277,23 @@ class Project:
 
     def settings(self) -> dict[str, Any]:
         return parse_settings(self.root / "airflow_settings.yaml")
+
+    def image_paths(self) -> dict[str, str]:
+        """What the Dockerfile's image adds to AIRFLOW_HOME (the project folder here), when it is
+        one of :data:`LOCAL_IMAGES`: relative path -> the path on this machine that stands for it."""
+        return LOCAL_IMAGES.get(self.base_image() or "", {})
+
+    def link_image_paths(self) -> list[str]:
+        """Link what the image adds into the project folder (``dbt_venv``), as the image's
+        AIRFLOW_HOME has it; a path the project has already is kept. Returns the links made."""
+        made = []
+        for rel, target in self.image_paths().items():
+            path = self.root / rel
+            if path.exists() or path.is_symlink():
+                continue
+            path.symlink_to(target)
+            made.append(rel)
+        return made
 
     def base_image(self) -> str | None:
         path = self.root / "Dockerfile"
