@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import operator
+import time
 from dataclasses import dataclass
 
 import pytest
@@ -65,6 +66,8 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
         with spider2v_run.extra_environment() as extra:
             first = _settled_tree(extra.env)
         second = _settled_tree(spider2v_run.context().env)
+        if first != second:  # a slow application may still be arriving: give it time to match
+            second = _tree_matching(spider2v_run.context().env, first)
         if first != second:
             diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
                                         lineterm="", n=1)
@@ -76,6 +79,18 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
                     f"{outcome.detail}", pytrace=False)
+
+
+def _tree_matching(env: Environment, wanted: str, timeout: float = 30.0) -> str:
+    """The masked tree once it equals ``wanted``, or the last read after ``timeout`` s. A tree
+    settles when it has not changed for 3 s, which a busy machine can take to start an
+    application; waiting for the first reset's tree tells "late" apart from "different"."""
+    deadline = time.monotonic() + timeout
+    tree = mask_clocks(env.accessibility_tree())
+    while tree != wanted and time.monotonic() < deadline:
+        time.sleep(1.0)
+        tree = mask_clocks(env.accessibility_tree())
+    return tree
 
 
 def _settled_tree(env: Environment) -> str:

@@ -121,12 +121,32 @@ def launch(ctx: TaskContext, command: Command, shell: bool = False) -> None:
     ctx.env.launch(command, shell=shell)
 
 
+#: How long ``open`` waits for the opened file's window (LibreOffice takes 5-20 s to start).
+OPEN_WINDOW_TIMEOUT = 60.0
+
+
 @setup_steps.register("open")
 def open_(ctx: TaskContext, path: str) -> None:
-    """``xdg-open`` a guest file (LibreOffice for .xlsx, the editor for text)."""
+    """``xdg-open`` a guest file (LibreOffice for .xlsx, the editor for text), then wait until a
+    window titled with the file's name exists.
+
+    The original returns at once and the first observation came 5 s later, so on a busy machine
+    an agent (and the reset check, which compares two settled desktops) could find the
+    application still starting. Waiting makes the start state the same however long the
+    application takes; a window that never comes is logged, not failed, as the original would
+    have carried on too.
+    """
     if not path:
         raise StepError("open: empty path")
     ctx.env.open(path)
+    name = path.rstrip("/").rsplit("/", 1)[-1]
+    deadline = time.monotonic() + OPEN_WINDOW_TIMEOUT
+    while time.monotonic() < deadline:
+        titles = ctx.env.execute(["wmctrl", "-l"]).stdout
+        if any(name in line.split(None, 3)[-1] for line in titles.splitlines() if line.strip()):
+            return
+        time.sleep(0.5)
+    logger.warning("open %s: no window titled with %r after %.0f s", path, name, OPEN_WINDOW_TIMEOUT)
 
 
 @setup_steps.register("activate_window")

@@ -186,3 +186,37 @@ def test_failing_script_logs_tail(caplog: pytest.LogCaptureFixture) -> None:
     pytest_spider2v.steps.builtin.log_failure("script_and_execute init.sh", ExecResult(2, "x" * 5000 + "END", "boom"))
     assert "exited with 2" in caplog.text and "END" in caplog.text and "boom" in caplog.text
     assert len(caplog.text) < 3000
+
+
+class WindowsAppear:
+    """A guest whose ``wmctrl -l`` lists the opened file's window from its third call on."""
+
+    def __init__(self, title: str, after: int = 2) -> None:
+        self.title, self.after, self.calls, self.opened = title, after, 0, ""
+
+    def open(self, path: str) -> None:
+        self.opened = path
+
+    def execute(self, command: list[str]) -> ExecResult:
+        assert command == ["wmctrl", "-l"]
+        self.calls += 1
+        windows = "0x01 0 desktop main\n" + (f"0x02 0 desktop {self.title}\n" if self.calls > self.after else "")
+        return ExecResult(0, windows, "")
+
+
+def test_open_waits_for_the_window_titled_with_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "sleep", lambda _: None)
+    env = WindowsAppear("SalesRep.xlsx - LibreOffice Calc")
+    setup_steps.get("open")(SimpleNamespace(env=env), path="/home/user/SalesRep.xlsx")
+    assert env.opened == "/home/user/SalesRep.xlsx" and env.calls == 3
+
+
+def test_open_carries_on_when_no_window_comes(monkeypatch: pytest.MonkeyPatch,
+                                              caplog: pytest.LogCaptureFixture) -> None:
+    clock = iter(range(0, 10_000, 10))
+    monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "sleep", lambda _: None)
+    monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "monotonic", lambda: float(next(clock)))
+    env = WindowsAppear("notes.txt (~/Desktop) - gedit", after=10_000)
+    with caplog.at_level(logging.WARNING):
+        setup_steps.get("open")(SimpleNamespace(env=env), path="/home/user/other.txt")
+    assert "no window titled with 'other.txt'" in caplog.text
