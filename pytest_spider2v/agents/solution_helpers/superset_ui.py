@@ -1,13 +1,18 @@
-"""Guest helpers for the Superset reference solutions: they read the screen (known pixels of
-dialog overlays, Explore's query badge and buttons) and open Explore and SQL Lab by URL.
+"""Guest helpers for the Superset reference solutions. The first ones read the screen (known
+pixels of dialog overlays, Explore's query badge and buttons) and open Explore and SQL Lab by URL;
+the rest find the page's controls in Chromium's accessibility tree (AT-SPI) by role and name, and
+click and fill them where they are, as a person reads the page: menus of the navigation bar,
+select boxes, form fields under their caption, a table row's buttons, Chromium's file dialog.
 
-A solution cell that runs ``from superset_ui import explore`` gets this module shipped with it by
-the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs in the guest.
+A solution cell that runs ``from superset_ui import explore`` gets this module, and
+:mod:`desktop` that it uses, shipped with it by the oracle agent (see
+:mod:`pytest_spider2v.agents.solution_helpers`); it runs in the guest.
 """
 
 import time
 
 import pyautogui
+from desktop import has_window, wait_window
 from PIL import ImageGrab
 
 
@@ -164,13 +169,14 @@ def click(role, name, contains=False, timeout=60, index=0):
     return x, y
 
 
-def dump(role=None):
-    """role, name and centre of what is on the screen, one a line (to look around)."""
-    for node, centre in on_screen(role):
-        try:
-            print(node.getRoleName(), repr((node.name or "")[:60]), centre)
-        except Exception:
-            pass
+def click_until(role, name, shown, contains=False, tries=5, wait=8):
+    """Click a control until shown() is true (what the click opens is there): a page that is
+    still laying itself out can move the control under the pointer."""
+    for _ in range(tries):
+        click(role, name, contains)
+        if until(shown, wait):
+            return
+    raise TimeoutError(f"clicking {role} {name!r} does not do its part")
 
 
 def text_of(node):
@@ -229,7 +235,7 @@ def click_in_row(row_text, role, name, timeout=60):
         time.sleep(0.3)
 
 
-def _anywhere(role, name):
+def anywhere(role, name):
     """(accessible, centre) of the first Chromium accessible with this role and name, shown or not."""
     app = _browser()
     for node in (_subtree(app) if app is not None else ()):
@@ -247,7 +253,7 @@ def scroll_into_view(role, name, at, top=200, bottom=950, timeout=60):
     the heights top and bottom of the screen; its centre."""
     end = time.time() + timeout
     while True:
-        hit = _anywhere(role, name)
+        hit = anywhere(role, name)
         if hit is not None and top <= hit[1][1] <= bottom:
             return hit[1]
         if time.time() > end:
@@ -258,13 +264,6 @@ def scroll_into_view(role, name, at, top=200, bottom=950, timeout=60):
 
 
 # -- whole steps of Superset's pages ------------------------------------------------------------
-def focus(window="Chromium"):
-    """Bring the window whose title contains window to the front (wmctrl), e.g. over gedit."""
-    import subprocess
-    subprocess.run(["wmctrl", "-a", window], check=False)
-    time.sleep(0.8)
-
-
 def address():
     """The text of Chromium's address bar."""
     node, _ = wait_for("entry", "Address and search bar")
@@ -313,36 +312,36 @@ def _try(fn, *args):
 
 def choose(combo, text, timeout=60):
     """Pick text in a select box (found by its accessible name): type it to filter the options,
-    then Enter takes the first match."""
+    then Enter takes the first match. Typed before the box has fetched its options, the text
+    finds "No Data" (and no option to create it either): then it is typed again."""
     click("combo box", combo, timeout=timeout)
-    time.sleep(0.8)  # the options are fetched when the box opens
-    pyautogui.typewrite(text, interval=0.03)
-    wait_for("static", text, timeout=timeout)  # the matching option is listed
+    end = time.time() + timeout
+    while True:
+        time.sleep(0.8)
+        pyautogui.typewrite(text, interval=0.03)
+        if until(lambda: on_screen("static", text), 5):  # the matching option is listed
+            break
+        if time.time() > end:
+            raise TimeoutError(f"no option {text!r} in {combo!r}")
+        pyautogui.hotkey("ctrl", "a")
+        pyautogui.press("backspace")
     time.sleep(0.3)
     pyautogui.press("enter")
     time.sleep(0.8)
-
-
-def window_open(title):
-    """Whether a top-level window whose title contains title is open (wmctrl)."""
-    import subprocess
-    listing = subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout
-    return any(title in line.split(None, 3)[-1] for line in listing.splitlines() if line.strip())
 
 
 def pick_file(path, timeout=30):
     """In Chromium's (GTK) "Open File" dialog, which AT-SPI does not show: type the path into
     its location field (Ctrl+L) and press Open (Alt+O; Enter there only completes the name),
     until the dialog has closed."""
-    if not until(lambda: window_open("Open File"), timeout):
-        raise TimeoutError("no Open File dialog")
+    wait_window("Open File", timeout)
     time.sleep(0.8)
     pyautogui.hotkey("ctrl", "l")
     pyautogui.typewrite(path, interval=0.02)
     time.sleep(0.8)
     for _ in range(5):
         pyautogui.hotkey("alt", "o")
-        if until(lambda: not window_open("Open File"), 5):
+        if until(lambda: not has_window("Open File"), 5):
             return
     raise TimeoutError("the Open File dialog stays open")
 
@@ -370,3 +369,18 @@ def popover_save():
     _, (x, y) = max(on_screen("push button", "SAVE"), key=lambda hit: hit[1][1])
     pyautogui.click(x, y)
     time.sleep(0.8)
+
+
+def tick(box, at=(960, 700)):
+    """Tick the check box named box, first scrolled into view (the mouse wheel over at, in the
+    dialog that holds it); fail the cell unless it ends up ticked."""
+    import pyatspi
+
+    def ticked():
+        hit = anywhere("check box", box)
+        return hit is not None and hit[0].getState().contains(pyatspi.STATE_CHECKED)
+
+    if not ticked():
+        pyautogui.click(*scroll_into_view("check box", box, at=at))
+    if not until(ticked, 10):
+        raise TimeoutError(f"the box {box!r} is not ticked")

@@ -2,8 +2,9 @@
 # Log, filter the list on that user, then sort it by dttm, ascending. The check reads the address
 # bar: the log view, the user filter and the dttm ascending order.
 # %% Settings > Action Log
-from superset_ui import focus, menu
-focus()
+from desktop import focus
+from superset_ui import menu
+focus("Chromium")
 menu("Settings", "Action Log", expect=("push button", "FILTER LIST"))
 
 # %% Filter list > User, value "Superset Admin"

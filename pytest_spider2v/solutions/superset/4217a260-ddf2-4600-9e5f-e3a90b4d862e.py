@@ -3,11 +3,10 @@
 # `docker compose -f docker-compose-image-tag.yml up`; then in Chromium go to
 # http://localhost:8088 and sign in with the default account admin/admin.
 # %% in the terminal: cd superset; docker compose -f docker-compose-image-tag.yml up (left running)
-import subprocess
 import urllib.request
 from superset_ui import until
-subprocess.run(["wmctrl", "-x", "-a", "gnome-terminal-server.Gnome-terminal"])
-time.sleep(1)
+from terminal import focus_terminal
+focus_terminal()
 pyautogui.typewrite("cd superset\n", interval=0.02)
 pyautogui.typewrite("docker compose -f docker-compose-image-tag.yml up\n", interval=0.02)
 
@@ -17,11 +16,12 @@ def answers():
     except OSError:
         return False
 
-if not until(answers, 300):
+if not until(answers, 80):
     raise SystemExit("Superset does not answer on port 8088")
 
 # %% Chromium: http://localhost:8088, the sign-in page
-from superset_ui import focus, pyautogui, wait_for
+from desktop import focus
+from superset_ui import pyautogui, wait_for
 focus("Chromium")
 pyautogui.hotkey("ctrl", "l")
 time.sleep(0.5)

@@ -1,8 +1,9 @@
 # Create an annotation layer named Myannotation: Settings > Annotation Layers, + Annotation
 # layer, its name, Add.
 # %% Settings > Annotation Layers
-from superset_ui import focus, menu
-focus()
+from desktop import focus
+from superset_ui import menu
+focus("Chromium")
 menu("Settings", "Annotation Layers", expect=("push button", "+ ANNOTATION LAYER"))
 
 # %% + Annotation layer: name Myannotation, Add (and wait until Superset has it)
