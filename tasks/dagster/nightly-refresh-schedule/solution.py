@@ -1,11 +1,6 @@
 # %% focus gedit once it shows definitions.py
-import subprocess
-for _ in range(150):
-    if "definitions.py" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "definitions.py"])
-time.sleep(1)
+from desktop import focus
+focus("definitions.py")
 
 # %% register the schedule in Definitions(...): Ctrl+End lands on the closing ")" (gedit hides the final newline); add a line after "assets=[...]," two lines up; Shift+Home selects the indentation gedit copies
 pyautogui.hotkey("ctrl", "end")
@@ -15,18 +10,17 @@ pyautogui.press("enter")
 pyautogui.hotkey("shift", "home")
 pyautogui.typewrite("    schedules=[nightly_refresh],", interval=0.01)
 
-# %% define the schedule on the empty line above "defs = Definitions(" (five lines up from the last line)
+# %% define the schedule on the empty line above "defs = Definitions(" (five lines up from the last line), over the indentation gedit copies
+from gedit import type_lines
 pyautogui.hotkey("ctrl", "end")
 pyautogui.press("up", presses=5)
 pyautogui.press("home")
-for line in [
-    "nightly_refresh = ScheduleDefinition(",
-    '    name="nightly_refresh", job=refresh_reports_job, cron_schedule="15 3 * * *",',
-    ")",
-    "",
-]:
-    pyautogui.hotkey("shift", "home")
-    pyautogui.typewrite(line + "\n", interval=0.01)
+type_lines('''
+nightly_refresh = ScheduleDefinition(
+    name="nightly_refresh", job=refresh_reports_job, cron_schedule="15 3 * * *",
+)
+
+''')
 
 # %% import ScheduleDefinition on the line after the dagster import (line 3), then save
 pyautogui.hotkey("ctrl", "home")
@@ -34,14 +28,10 @@ pyautogui.press("down", presses=2)
 pyautogui.typewrite("from dagster import ScheduleDefinition\n", interval=0.01)
 pyautogui.hotkey("ctrl", "s")
 time.sleep(1)
+
 # %% switch to Chromium once the Dagster UI window is there
-import subprocess
-for _ in range(150):
-    if "Chromium" in subprocess.run(["wmctrl", "-l"], capture_output=True, text=True).stdout:
-        break
-    time.sleep(0.2)
-subprocess.run(["wmctrl", "-a", "Chromium"])
-time.sleep(0.5)
+from desktop import focus
+focus("Chromium", settle=0.5)
 
 # %% reload the definitions, then open Automation and wait for the schedule
 from dagster_ui import click, wait_for
