@@ -62,6 +62,8 @@ def task_properties(result: dict[str, Any]) -> dict[str, Any]:
         "tokens": tokens,
         "cost": cost,
         "detail": _first_line(str(result.get("detail") or ""))[:DETAIL_CHARS],
+        #: the faults of the attempts an infrastructure fault ended (``--retries``), in order
+        "retried": [_first_line(str(a.get("detail") or ""))[:DETAIL_CHARS] for a in result.get("attempts") or []],
     }
 
 
@@ -79,6 +81,7 @@ def summarize(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     summary = _figures(tasks)
     summary["errors"] = [p["nodeid"] for p in tasks if not is_scored(p) and p.get("status") != "skipped"]
     summary["skipped"] = [p["nodeid"] for p in tasks if p.get("status") == "skipped"]
+    summary["retried"] = [p["nodeid"] for p in tasks if p.get("retried")]
     tokens = [p["tokens"] for p in tasks if p.get("tokens") is not None]
     costs = [p["cost"] for p in tasks if p.get("cost") is not None]
     summary["tokens"] = sum(tokens) if tokens else None
@@ -137,6 +140,11 @@ def format_summary(summary: dict[str, Any]) -> list[str]:
     if summary["errors"]:
         lines += ["", f"errors (not counted): {n_err}"]
         lines += [f"  {nodeid}" + (f"  -- {details[nodeid]}" if details[nodeid] else "") for nodeid in summary["errors"]]
+    if summary["retried"]:
+        # a retry is no failure, but a machine that needs many is worth a look
+        faults = {p["nodeid"]: p["retried"] for p in summary["tasks"] if p.get("retried")}
+        lines += ["", f"started over after an environment fault (--retries): {len(summary['retried'])}"]
+        lines += [f"  {nodeid}  -- {len(faults[nodeid])}x: {faults[nodeid][-1]}" for nodeid in summary["retried"]]
     if summary["skipped"]:
         # skips share a few reasons (no account settings, unavailable step); their first clause groups them
         reasons = Counter(details[nodeid].split(";")[0] or "no reason given" for nodeid in summary["skipped"])

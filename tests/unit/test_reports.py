@@ -152,6 +152,16 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
     assert lines[-2:] == ["skipped (not counted): 2", "     2  needs cloud account settings"]
 
 
+def test_summary_lists_tasks_started_over_after_an_environment_fault() -> None:
+    retried = task_properties({"nodeid": "t", "app": "dbt", "status": "passed", "score": 1.0,
+                               "attempts": [{"attempt": 1, "detail": "EnvironmentFault: POST /setup/upload failed\nmore"}]})
+    summary = summarize([retried, _props("u", ["dbt"], "x", "easy", "passed", 1.0)])
+    assert summary["retried"] == ["t"] and summary["success_rate"] == 1.0
+    lines = format_summary(summary)
+    assert lines[-2:] == ["started over after an environment fault (--retries): 1",
+                          "  t  -- 1x: EnvironmentFault: POST /setup/upload failed"]
+
+
 def test_usage_prefers_record_totals_over_step_sums() -> None:
     steps = [{"usage": {"prompt_tokens": 5, "completion_tokens": 1, "cost": 0.5}}, {"usage": {}}]
     assert usage_totals({"usage": {"total_tokens": 99, "cost": 2}, "steps": steps}) == (99, 2.0)
