@@ -9,8 +9,10 @@ that runs ``from airflow_dags import trigger`` gets this module, and :mod:`airfl
 :mod:`pytest_spider2v.agents.solution_helpers`).
 """
 
+import time
+
 import pyautogui
-from airflow_ui import api, click, dag_switch, find
+from airflow_ui import api, click, dag_switch, dag_switch_on, find
 from desktop import focus, until
 
 
@@ -35,9 +37,23 @@ def wait_parsed(dag_id, tasks=None, timeout=80.0):
 
 
 def unpause(dag_id, timeout=30.0):
-    """Click the switch at the left of ``dag_id``'s row and wait until Airflow has it unpaused."""
-    dag_switch(dag_id)
-    until(lambda: not api(f"dags/{dag_id}")["is_paused"], timeout, f"{dag_id} to be unpaused", every=0.5)
+    """Click the switch at the left of ``dag_id``'s row and wait until Airflow has it unpaused.
+    A click on a page still loading is refused (its request lacks the form's token) and the
+    page turns the switch back off: then it is clicked again, as a person would."""
+    def outcome():
+        if not api(f"dags/{dag_id}")["is_paused"]:
+            return "unpaused"
+        return None if dag_switch_on(dag_id) else "refused"
+
+    deadline = time.monotonic() + timeout
+    while True:
+        dag_switch(dag_id)
+        time.sleep(1)
+        left = max(1.0, deadline - time.monotonic())
+        if until(outcome, left, f"{dag_id} to be unpaused", every=0.5) == "unpaused":
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"Airflow refused to unpause {dag_id}")
 
 
 def trigger(dag_id):

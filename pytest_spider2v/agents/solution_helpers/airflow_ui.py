@@ -100,18 +100,85 @@ def type_into(name, text, timeout=60.0):
         time.sleep(0.5)
 
 
-def dag_switch(dag_id, timeout=60.0):
-    """Click the pause/unpause switch at the left of dag_id's row in the DAGs list."""
+def select_option(shown, option, timeout=60.0):
+    """Choose ``option`` in the searchable drop-down (select2) that shows ``shown`` now, as a
+    person does: open it, click its search box, type the option and click it in the filtered
+    list; again until the drop-down shows it (a click before the page's scripts have turned the
+    plain select into the drop-down opens nothing)."""
+    deadline = time.time() + timeout
+    while True:
+        hits = find_all("combo box", shown, contains=True) or find_all("combo box", option, contains=True)
+        if hits:
+            x, y = hits[0]
+            pyautogui.click(x, y)
+            time.sleep(0.5)
+            search = [c for n, c in _visible("entry") if not (n.name or "").strip() and y < c[1] < y + 80]
+            if search:
+                pyautogui.click(*search[0])
+                pyautogui.typewrite(option, interval=0.03)
+                try:
+                    click("list item", option, timeout=5)
+                    time.sleep(0.5)
+                except TimeoutError:
+                    pass
+            if find_all("combo box", option, contains=True):
+                return
+            pyautogui.press("escape")
+        if time.time() > deadline:
+            raise TimeoutError(f"the drop-down showing {shown!r} does not take {option!r}")
+        time.sleep(0.5)
+
+
+def new_connection():
+    """Admin > Connections, then "Add +" above the list; returns once the form is there."""
+    click("link", "Admin")
+    time.sleep(0.5)
+    click("link", "Connections")
+    click("link", "Add +")
+    find("entry", "Connection Id", contains=True)
+
+
+def save_connection(conn_id, timeout=30.0):
+    """Scroll to the bottom of the connection form, click Save, and wait until Airflow has the
+    connection; returns it as the REST API shows it."""
+    pyautogui.scroll(-20)
+    time.sleep(1)
+    click("push button", "Save", contains=True)
+    deadline = time.time() + timeout
+    while True:
+        try:
+            return api(f"connections/{conn_id}")
+        except Exception:
+            if time.time() > deadline:
+                raise TimeoutError(f"the connection {conn_id} was not saved") from None
+            time.sleep(0.5)
+
+
+def _switch(dag_id, timeout):
+    """The pause/unpause switch at the left of dag_id's row in the DAGs list: (accessible, centre)."""
     deadline = time.time() + timeout
     while True:
         _, y = find("link", dag_id, timeout=timeout)
-        boxes = [p for p in find_all("check box") if p[0] < 100 and abs(p[1] - y) < 30]
+        boxes = [(n, p) for n, p in _visible("check box") if p[0] < 100 and abs(p[1] - y) < 30]
         if boxes:
-            pyautogui.click(*boxes[0])
             return boxes[0]
         if time.time() > deadline:
             raise TimeoutError(f"no pause switch in the row of {dag_id}")
         time.sleep(0.3)
+
+
+def dag_switch(dag_id, timeout=60.0):
+    """Click the pause/unpause switch at the left of dag_id's row in the DAGs list."""
+    _, centre = _switch(dag_id, timeout)
+    pyautogui.click(*centre)
+    return centre
+
+
+def dag_switch_on(dag_id, timeout=60.0):
+    """Whether the switch of dag_id's row shows the DAG unpaused (the page's view, which it
+    turns back when Airflow refuses a click)."""
+    node, _ = _switch(dag_id, timeout)
+    return node.getState().contains(pyatspi.STATE_CHECKED)
 
 
 def api(path, method="GET", body=None):
@@ -124,8 +191,9 @@ def api(path, method="GET", body=None):
         return json.load(resp)
 
 
-def wait_run(dag_id, timeout=240.0):
-    """Wait until the DAG's newest run has finished; its state."""
+def wait_run(dag_id, timeout=80.0):
+    """Wait until the DAG's newest run has finished; its state ("timeout" when it has not).
+    A cell must end within the action timeout (90 s): a longer run is waited for again."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         runs = api(f"dags/{dag_id}/dagRuns?order_by=-execution_date&limit=1")["dag_runs"]
