@@ -191,6 +191,26 @@ def test_close_removes_every_container_it_created(new_conformance_provider: Call
 
 
 @docker_only
+def test_only_the_last_acquired_snapshot_keeps_a_spare(new_conformance_provider: Callable[[str], Provider]) -> None:
+    """A worker that runs tasks family by family must not keep an idle desktop per family."""
+    provider = new_conformance_provider(f"spares-{uuid.uuid4().hex[:6]}")
+    client = docker.from_env()
+
+    def containers(snapshot: str) -> list[str]:
+        labels = [f"{LABEL}.worker={provider.worker}", f"{LABEL}.snapshot={snapshot}"]
+        return [c.name for c in client.containers.list(all=True, filters={"label": labels})]
+
+    try:
+        provider.release(provider.acquire("desktop"))
+        wait_for(lambda: containers("desktop"), 60, "the desktop snapshot's spare")
+        provider.release(provider.acquire("excel"))
+        assert containers("desktop") == []
+        wait_for(lambda: len(containers("excel")) == 1, 60, "the excel snapshot's spare")
+    finally:
+        provider.close()
+
+
+@docker_only
 def test_cleanup_stale_removes_dead_owners_only(conformance_provider: Provider, env: Environment) -> None:
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead_owner = owner_token(dead.pid)
