@@ -6,24 +6,24 @@ click("link", "Add +")
 
 # %% key low_stock_threshold, value 30, save
 from airflow_ui import api, click
+from desktop import until
 click("entry", "Key *")
 pyautogui.typewrite("low_stock_threshold", interval=0.02)
 click("entry", "Val")
 pyautogui.typewrite("30", interval=0.02)
 click("push button", "Save", contains=True)
-for _ in range(60):
+def saved():
     try:
-        api("variables/low_stock_threshold")
-        break
-    except Exception:
-        time.sleep(0.5)
+        return api("variables/low_stock_threshold")
+    except Exception:  # 404 until the form is saved
+        return None
+until(saved, 30, "the Variable low_stock_threshold")
 
 # %% back to the DAGs list and trigger low_stock_alert
-from airflow_ui import click, find
+from airflow_dags import trigger
+from airflow_ui import click
 click("link", "DAGs")
-_, y = find("link", "low_stock_alert")
-click("section", "Trigger DAG", near_y=y)
-click("push button", "Trigger DAG")
+trigger("low_stock_alert")
 
 # %% wait until the run has finished
 from airflow_ui import wait_run

@@ -1,7 +1,6 @@
 # %% focus Chromium
-import subprocess
-subprocess.run(["wmctrl", "-a", "Chromium"])
-time.sleep(0.5)
+from desktop import focus
+focus("Chromium", settle=0.5)
 
 # %% chart 1 in Explore: bar chart on orders (dataset id 1), x-axis region, metric COUNT(*)
 from superset_ui import explore

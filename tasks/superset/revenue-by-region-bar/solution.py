@@ -1,7 +1,6 @@
 # %% focus Chromium
-import subprocess
-subprocess.run(["wmctrl", "-a", "Chromium"])
-time.sleep(0.5)
+from desktop import focus
+focus("Chromium", settle=0.5)
 
 # %% open Explore on orders (dataset id 1) as a bar chart: x-axis region, metric SUM(revenue)
 from superset_ui import explore
