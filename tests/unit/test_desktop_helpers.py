@@ -281,3 +281,19 @@ def test_a_dag_counts_as_parsed_once_listed_with_its_tasks_and_free_of_import_er
     assert not airflow_dags.parsed("load_customers", tasks=3)
     state["errors"] = ["/home/user/airflow/dags/other.py"]
     assert airflow_dags.parsed("load_customers", tasks=3) and airflow_dags.parsed("load_customers")
+
+
+def test_a_query_that_sql_lab_mangled_is_typed_again(monkeypatch: pytest.MonkeyPatch, keys: Keys) -> None:
+    superset_sqllab = load(monkeypatch, "superset_sqllab")
+    monkeypatch.setattr(superset_sqllab.time, "sleep", lambda _: None)
+    runs: list[str] = []
+    keys.on_hotkey = lambda args: runs.append("error" if len(runs) == 0 else "rows") if args == ("ctrl", "enter") else None
+    pane = {"error": superset_sqllab.ERROR_BOX, "rows": superset_sqllab.CREATE_CHART}
+    monkeypatch.setattr(superset_sqllab, "looks", lambda x, y, rgb, tol=14: bool(runs) and pane[runs[-1]] == (x, y, rgb))
+    monkeypatch.setattr(superset_sqllab, "until", lambda check, timeout=60: check())
+    superset_sqllab.run_query("SELECT 1 ")
+    assert runs == ["error", "rows"] and keys.typed() == ["SELECT 1 ", "SELECT 1 "]
+    runs.clear()
+    keys.on_hotkey = lambda args: runs.append("error") if args == ("ctrl", "enter") else None
+    with pytest.raises(RuntimeError, match="did not run the query \\(3 tries\\)"):
+        superset_sqllab.run_query("SELEC 1 ")

@@ -15,20 +15,28 @@ from superset_ui import looks, overlay, until
 
 EDITOR = (1134, 264)  #: a point in SQL Lab's editor
 CREATE_CHART = (484, 529, (233, 246, 249))  #: the result table's "Create chart" button, once there is a result
+ERROR_BOX = (484, 529, (250, 237, 238))  #: at the same place, the (pink) box of a query's error
 SAVE_ARROW, SAVE_DATASET = (1714, 421), (1677, 460)  #: the arrow next to "Save", and "Save dataset" in its menu
 NAME_FIELD, SAVE_AND_EXPLORE = (1035, 299), (1175, 422)  #: in the "Save or Overwrite Dataset" dialog
 
 
-def run_query(query, timeout=30):
+def run_query(query, timeout=30, tries=3):
     """Replace the editor's text with ``query`` and run it (Ctrl+Enter); wait for its result.
-    The query is typed on one line: a newline could accept an autocompletion pop-up."""
-    pyautogui.click(*EDITOR)
-    time.sleep(0.3)
-    pyautogui.hotkey("ctrl", "a")
-    pyautogui.typewrite(query, interval=0.01)
-    time.sleep(0.3)
-    pyautogui.hotkey("ctrl", "enter")
-    until(lambda: looks(*CREATE_CHART), timeout)
+    The query is typed on one line: a newline could accept an autocompletion pop-up. On a busy
+    machine SQL Lab now and then loses the end of what is typed (the editor re-renders while the
+    tab's text is saved), and the run ends in a syntax error: then the query is typed again."""
+    for _ in range(tries):
+        pyautogui.click(*EDITOR)
+        time.sleep(0.3)
+        pyautogui.hotkey("ctrl", "a")
+        pyautogui.typewrite(query, interval=0.01)
+        time.sleep(0.3)
+        pyautogui.hotkey("ctrl", "enter")
+        until(lambda: not looks(*ERROR_BOX, 6), 5)  # an earlier run's error goes away
+        until(lambda: looks(*CREATE_CHART) or looks(*ERROR_BOX, 6), timeout)
+        if looks(*CREATE_CHART):
+            return
+    raise RuntimeError(f"SQL Lab did not run the query ({tries} tries): {query}")
 
 
 def save_dataset(name):

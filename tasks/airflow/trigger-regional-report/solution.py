@@ -1,10 +1,6 @@
 # %% unpause regional_sales_report with the switch at the left of its row
-from airflow_ui import api, dag_switch
-dag_switch("regional_sales_report")
-for _ in range(60):
-    if not api("dags/regional_sales_report")["is_paused"]:
-        break
-    time.sleep(0.5)
+from airflow_dags import unpause
+unpause("regional_sales_report")
 
 # %% open the trigger menu of the row and choose "Trigger DAG w/ config"
 from airflow_ui import click
