@@ -129,13 +129,25 @@ def select_option(shown, option, timeout=60.0):
         time.sleep(0.5)
 
 
-def new_connection():
-    """Admin > Connections, then "Add +" above the list; returns once the form is there."""
+def new_connection(timeout=60.0):
+    """Admin > Connections, then "Add +" above the list; returns once the form is there. A click
+    on "Add +" while the list is still loading can come to nothing: it is clicked again."""
     click("link", "Admin")
     time.sleep(0.5)
     click("link", "Connections")
-    click("link", "Add +")
-    find("entry", "Connection Id", contains=True)
+    deadline = time.time() + timeout
+    while not find_all("entry", "Connection Id", contains=True):
+        if time.time() > deadline:
+            raise TimeoutError("the Add Connection form did not open")
+        add = find_all("link", "Add +")
+        if add:
+            pyautogui.click(*add[0])
+            try:
+                find("entry", "Connection Id", timeout=10, contains=True)
+            except TimeoutError:
+                pass
+        else:
+            time.sleep(0.5)
 
 
 def save_connection(conn_id, timeout=30.0):
