@@ -71,7 +71,7 @@ class TaskRun:
         """Skip (and record why) a task that needs what this run does not have."""
         reasons = unavailable_reasons(self.task, self.settings_dir)
         if reasons:
-            self._skip("; ".join(reasons))
+            self.skip("; ".join(reasons))
 
     def context(self) -> TaskContext:
         """The task's environment, restored and set up (once; again after a retried fault)."""
@@ -117,7 +117,7 @@ class TaskRun:
         try:
             run_steps(ctx, self.task.spec.config)
         except Unavailable as exc:
-            self._skip(str(exc))
+            self.skip(str(exc))
         except EnvironmentFault:
             raise
         except Exception as exc:
@@ -142,14 +142,14 @@ class TaskRun:
             agent = self._make_agent()
             agent.reset(self.task)
         except Unavailable as exc:
-            self._skip(str(exc))
+            self.skip(str(exc))
         while True:
             ctx = self.context()
             try:
                 evaluation = self._episode_and_evaluation(ctx, agent)
                 break
             except Unavailable as exc:
-                self._skip(str(exc))
+                self.skip(str(exc))
             except INFRASTRUCTURE_FAULTS as exc:
                 self._fault(exc)
                 agent.reset(self.task)
@@ -188,7 +188,8 @@ class TaskRun:
                     self._attempts_left)
         self.record.retry(detail)
 
-    def _skip(self, reason: str) -> None:
+    def skip(self, reason: str) -> None:
+        """Skip the task, and record why."""
         self.record.finish("skipped", None, reason)
         pytest.skip(reason)
 

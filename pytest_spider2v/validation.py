@@ -55,9 +55,10 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
     check: Check = request.node.check
     task = spider2v_run.task
     if check.solution and task.solution is None:
+        spider2v_run.skip_if_unavailable()  # a task that cannot run here says why, solution or not
         if task.layout == "spider2v":
-            pytest.skip(f"no reference solution written for {task.key} "
-                        f"(pytest_spider2v/solutions/{task.app}/{task.id}.py)")
+            spider2v_run.skip(f"no reference solution written for {task.key} "
+                              f"(pytest_spider2v/solutions/{task.app}/{task.id}.py)")
         pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
     if check.same_resets:
         # The extra reset first, then the task's own, in which the episode below runs: one

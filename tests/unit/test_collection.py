@@ -201,3 +201,18 @@ def test_validate_gives_a_checkout_task_the_reference_and_reset_checks(pytester:
     result = pytester.runpytest("checkout", "--validate", "--collect-only", "-q")
     assert [item.split("::")[1] for item in collected(result)] == [
         "sum-sales[validate-reference]", "sum-sales[validate-reset]"]
+
+
+def test_a_checkout_task_without_solution_that_cannot_run_is_skipped_for_why_it_cannot(
+        pytester: pytest.Pytester) -> None:
+    """The reference check of a task that needs an account says so (not "no solution written"),
+    and its record says skipped, not running."""
+    task = {**TASK, "id": "cloud-job", "tags": [*TASK["tags"], "account"]}
+    write_checkout_task(pytester.path, "dbt", task)
+    result = pytester.runpytest("checkout", "--validate", "-k", "reference", "-rs", "-p", "no:cacheprovider",
+                                "--results-dir", "res", "--run-name", "r")
+    result.assert_outcomes(skipped=1)
+    result.stdout.fnmatch_lines(["*needs cloud account settings*"])
+    assert "no reference solution" not in result.stdout.str()
+    [record] = (pytester.path / "res").rglob("result.json")
+    assert json.loads(record.read_text())["status"] == "skipped"
