@@ -24,6 +24,7 @@ from openpyxl.styles.colors import Color
 from openpyxl.worksheet.worksheet import Worksheet
 
 from pytest_spider2v.metrics.cells import color_value
+from pytest_spider2v.metrics.databases import check_local_database
 from pytest_spider2v.metrics.sheet_objects import charts
 from pytest_spider2v.metrics.tables import compare_table
 from pytest_spider2v.metrics.text import is_not_in_list
@@ -215,6 +216,27 @@ def test_is_not_in_list_with_a_list_excludes_each_item() -> None:
     assert is_not_in_list(["customer_orders", "sales"], rules) == 0.0
     assert is_not_in_list(["sales"], rules) == 1.0
     assert is_not_in_list(["sales"], {"exclude": "sales"}) == 0.0  # a single item, as the original
+
+
+# ------------------------------------------------------------------ check_local_database
+
+def test_table_rows_are_compared_in_any_order(tmp_path: Path) -> None:
+    """The dbt snapshot tasks' gold tables hold the rows dbt 1.7 updated at the end (DuckDB
+    moves an updated row), dbt 1.9 updates only the changed ones: the same rows, in another
+    physical order. A view's rows keep their order (an ORDER BY is part of its definition)."""
+    import duckdb
+
+    def database(name: str, order: str) -> Path:
+        path = tmp_path / name
+        with duckdb.connect(str(path)) as conn:
+            conn.execute("CREATE TABLE t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c')) v(id, s) "
+                         f"ORDER BY id {order}")
+            conn.execute(f"CREATE VIEW v AS SELECT * FROM t ORDER BY id {order}")
+        return path
+
+    ascending, descending = database("asc.duckdb", "ASC"), database("desc.duckdb", "DESC")
+    assert check_local_database(ascending, descending, check_type=["table-schema-content"]) == 1.0
+    assert check_local_database(ascending, descending, check_type=["view-schema-content"]) == 0.0
 
 
 # ------------------------------------------------------------------ the README table
