@@ -27,6 +27,9 @@ _CLOCKS = re.compile(
 
 
 _STATE = "{uri:deskat:state.at-spi.gnome.org}"
+#: Random identifiers a web page gives its elements when it builds them (JupyterLab's launcher
+#: is ``id-<uuid4>``): new at every page load, like a clock's time.
+_GENERATED_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
 #: Roles whose text is progress by nature ("Loading file…", "Saving…"), timing-dependent like a clock.
 _TRANSIENT_TEXT_ROLES = frozenset({"status-bar"})
 _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
@@ -50,8 +53,10 @@ def mask_clocks(tree: str) -> str:
     clock times and dates; status-bar messages; leaf nodes neither showing nor visible; the
     actions nodes offer; the geometry of nodes not on screen (toolkits report uninitialised
     values for them); a focused flag left on an element whose descendant has the focus
-    (LibreOffice keeps one on its root pane at random); and the horizontal geometry that masked
-    text can move (see ``_mask_reflow``)."""
+    (LibreOffice keeps one on its root pane at random); UUIDs, which pages generate as element
+    ids at every load; a link's visited flag (Chromium marks
+    links to pages in its history a moment after the visit, on a page already shown); and the
+    horizontal geometry that masked text can move (see ``_mask_reflow``)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
     _mask_reflow(root)
@@ -59,7 +64,7 @@ def mask_clocks(tree: str) -> str:
     for element in root.iter():
         attrs = " ".join(f'{k}="{v}"' for k, v in sorted(element.attrib.items()))
         lines.append(f"<{element.tag} {attrs}>{(element.text or '').strip()}")
-    return _CLOCKS.sub("<time>", "\n".join(lines))
+    return _CLOCKS.sub("<time>", _GENERATED_ID.sub("<uuid>", "\n".join(lines)))
 
 
 def _normalise(element: ElementTree.Element) -> bool:
@@ -78,6 +83,7 @@ def _normalise(element: ElementTree.Element) -> bool:
     if element.get(_STATE + "showing") != "true":
         for key in [k for k in element.attrib if k.startswith(_COMPONENT)]:
             del element.attrib[key]
+    element.attrib.pop(_STATE + "visited", None)
     focused = element.get(_STATE + "focused") == "true"
     if focused and focused_below:
         del element.attrib[_STATE + "focused"]

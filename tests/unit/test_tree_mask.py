@@ -69,6 +69,14 @@ def test_the_hours_of_a_timeline_and_where_they_are_are_masked() -> None:
     assert mask_clocks(timeline(637, "11AM")) != mask_clocks(timeline(637, "11AM").replace('"Runs"', '"Jobs"'))
 
 
+def test_a_link_s_visited_flag_is_ignored() -> None:
+    """Chromium marks the link to a page just visited (Dagster's logo, to "/") a moment later."""
+    plain = tree('<link name="" st:showing="true" st:focusable="true" />')
+    visited = tree('<link name="" st:showing="true" st:focusable="true" st:visited="true" />')
+    assert mask_clocks(plain) == mask_clocks(visited)
+    assert mask_clocks(plain) != mask_clocks(tree('<link name="" st:showing="true" />'))
+
+
 def test_a_count_of_seconds_is_not_a_time_relative_to_now() -> None:
     a = tree('<static name="took 41 seconds" st:showing="true">took 41 seconds</static>')
     b = tree('<static name="took 38 seconds" st:showing="true">took 38 seconds</static>')
@@ -194,3 +202,13 @@ def test_actions_a_page_attaches_late_are_ignored() -> None:
     early = tree('<landmark name="" st:showing="true" ac:doDefault_desc=""/>').replace("<desktop-frame ", '<desktop-frame xmlns:ac="uri:deskat:action.at-spi.gnome.org" ')
     late = early.replace("ac:doDefault_desc", "ac:clickAncestor_desc")
     assert mask_clocks(early) == mask_clocks(late)
+
+
+def test_a_generated_element_id_is_masked() -> None:
+    """JupyterLab gives its launcher a new ``id-<uuid4>`` at every page load."""
+    launcher = ('<landmark xmlns:at="uri:deskat:attributes.at-spi.gnome.org" name="main area content" '
+                'at:id="id-{}" st:showing="true" />')
+    first = tree(launcher.format("bd12e0fd-ed36-4551-b913-ce297dc43014"))
+    second = tree(launcher.format("540544e9-f8a1-4eda-88ad-63d45fd60485"))
+    assert mask_clocks(first) == mask_clocks(second)
+    assert mask_clocks(first) != mask_clocks(tree(launcher.format("main")))
