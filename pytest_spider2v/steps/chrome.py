@@ -33,6 +33,17 @@ CONNECT_TIMEOUT = 60.0
 CONNECT_INTERVAL = 0.25
 #: The original's ``page.goto`` timeout.
 GOTO_TIMEOUT_MS = 60_000
+#: How long the browser's own start tab may take to appear and load, when a task opens no page.
+START_PAGE_TIMEOUT = 30.0
+#: Whether the start tab is ready: Chromium's New Tab page (``ntp-app``) fills in its shortcut
+#: tiles from the browser's data after its load event; the tiles always end with "Add shortcut".
+#: Any other page is ready once loaded.
+NEW_TAB_PAGE_READY = """() => {
+    const app = document.querySelector('ntp-app');
+    if (!app) return true;
+    const tiles = app.shadowRoot && app.shadowRoot.querySelector('cr-most-visited');
+    return !!(tiles && tiles.shadowRoot && tiles.shadowRoot.querySelector('#addShortcut'));
+}"""
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1", "0.0.0.0"}
 LOCAL_SCHEMES = {"file", "about", "data", "chrome"}
 
@@ -99,6 +110,30 @@ def open_tabs(browser: Browser, urls: list[str]) -> None:
             page.close()
 
 
+def wait_start_page(browser: Browser, timeout: float = START_PAGE_TIMEOUT) -> None:
+    """Wait until the browser's own start tab (the New Tab page) has loaded and filled in.
+
+    A task that names no start page gets the browser as it starts. Its start tab attaches and
+    loads a moment after DevTools answer, and the New Tab page shows its shortcut tiles a moment
+    after that; without this wait the setup could end, and the first observation be taken, at
+    any of these points: an empty document in one reset, the page without its tiles or with
+    them in the next. A tab that is not ready in time is logged, not an error (the agent can
+    still work in it).
+    """
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + timeout
+    context = browser.contexts[0] if browser.contexts else None
+    while context is not None and not context.pages and time.monotonic() < deadline:
+        time.sleep(CONNECT_INTERVAL)
+    for page in context.pages if context is not None else []:
+        try:
+            page.wait_for_load_state("load", timeout=max(deadline - time.monotonic(), 1.0) * 1000)
+            page.wait_for_function(NEW_TAB_PAGE_READY, timeout=max(deadline - time.monotonic(), 1.0) * 1000)
+        except PlaywrightError as exc:
+            logger.warning("google_chrome_browser: the start tab did not load: %s", exc)
+
+
 @setup_steps.register("google_chrome_browser")
 def google_chrome_browser(
     ctx: TaskContext,
@@ -117,9 +152,11 @@ def google_chrome_browser(
     ctx.env.launch(["socat", f"tcp-listen:{listening_port},fork,reuseaddr", f"tcp:localhost:{debugging_port}"])
     url = ctx.env.host_url(listening_port)
     wait_for_devtools(url)
-    if not urls:
-        return
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        open_tabs(p.chromium.connect_over_cdp(url), urls)
+        browser = p.chromium.connect_over_cdp(url)
+        if urls:
+            open_tabs(browser, urls)
+        else:
+            wait_start_page(browser)

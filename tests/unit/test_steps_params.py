@@ -220,3 +220,53 @@ def test_open_carries_on_when_no_window_comes(monkeypatch: pytest.MonkeyPatch,
     with caplog.at_level(logging.WARNING):
         setup_steps.get("open")(SimpleNamespace(env=env), path="/home/user/other.txt")
     assert "no window titled with 'other.txt'" in caplog.text
+
+
+class _Page:
+    def __init__(self, fails: bool = False) -> None:
+        self.waited: list[tuple[str, float]] = []
+        self.fails = fails
+
+    def wait_for_load_state(self, state: str, timeout: float) -> None:
+        self.waited.append((state, timeout))
+        if self.fails:
+            from playwright.sync_api import Error as PlaywrightError
+            raise PlaywrightError("Timeout 30000ms exceeded")
+
+    def wait_for_function(self, expression: str, timeout: float) -> None:
+        self.waited.append(("ready" if "addShortcut" in expression else expression, timeout))
+
+
+class _Context:
+    def __init__(self, pages: list[_Page], attach_after: int = 0) -> None:
+        self._pages, self._polls = pages, attach_after
+
+    @property
+    def pages(self) -> list[_Page]:
+        """The start tab attaches only after a few polls, as right after start-up."""
+        if self._polls > 0:
+            self._polls -= 1
+            return []
+        return self._pages
+
+
+class _Browser:
+    def __init__(self, contexts: list[_Context]) -> None:
+        self.contexts = contexts
+
+
+def test_a_browser_without_start_pages_is_ready_once_its_start_tab_has_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two resets of a task that opens no page must not differ by how far the New Tab page got."""
+    from pytest_spider2v.steps import chrome
+    monkeypatch.setattr(chrome.time, "sleep", lambda _: None)
+    tab = _Page()
+    chrome.wait_start_page(_Browser([_Context([tab], attach_after=3)]))  # type: ignore[arg-type]
+    assert [state for state, _ in tab.waited] == ["load", "ready"]  # then the New Tab page's tiles
+    assert all(0 < timeout <= chrome.START_PAGE_TIMEOUT * 1000 for _, timeout in tab.waited)
+
+
+def test_a_start_tab_that_does_not_load_is_logged_not_an_error(caplog: pytest.LogCaptureFixture) -> None:
+    from pytest_spider2v.steps import chrome
+    chrome.wait_start_page(_Browser([_Context([_Page(fails=True)])]))  # type: ignore[arg-type]
+    assert "the start tab did not load" in caplog.text
+    chrome.wait_start_page(_Browser([]))  # type: ignore[arg-type]  # no context: nothing to wait for

@@ -1,14 +1,13 @@
 """Guest helpers for the Dagster reference solutions: find Chromium page elements through the
-accessibility tree (to click them like a user), ask Dagster's GraphQL API when runs finish, and
-work in the desktop's windows (raise one, type a command into the terminal, wait for its effect).
+accessibility tree (to click them like a user), ask Dagster's GraphQL API when runs finish and
+what the loaded definitions hold, and whether a web server answers. (Windows, the terminal and
+waits in general are :mod:`desktop`'s and :mod:`terminal`'s.)
 
 A solution cell that runs ``from dagster_ui import click`` gets this module shipped with it by
 the oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`); it runs in the guest.
 """
 
 import json
-import os
-import subprocess
 import time
 import urllib.request
 
@@ -97,33 +96,6 @@ def wait_runs_done(expected_runs=1, timeout=80, required=True):
     return None
 
 
-def until(check, timeout=60, what="the condition"):
-    """Poll check() until it returns something true (returned), or fail after timeout seconds."""
-    deadline = time.time() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.time() > deadline:
-            raise RuntimeError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.5)
-
-
-def focus_window(name, timeout=30):
-    """Raise the first desktop window whose title or WM class contains name, once it exists."""
-    def window():
-        listing = subprocess.run(["wmctrl", "-lx"], capture_output=True, text=True).stdout
-        return next((line.split()[0] for line in listing.splitlines() if name in line), None)
-    subprocess.run(["wmctrl", "-i", "-a", until(window, timeout, f"a window {name!r}")])
-    time.sleep(0.5)
-
-
-def in_terminal(command):
-    """Type command into the desktop's terminal (GNOME Terminal) and press Enter."""
-    focus_window("gnome-terminal")
-    pyautogui.typewrite(command + "\n", interval=0.02)
-
-
 def answers(url):
     """True when url answers an HTTP GET with a success status."""
     try:
@@ -131,33 +103,6 @@ def answers(url):
             return 200 <= response.status < 300
     except Exception:
         return False
-
-
-def running(command):
-    """True while a process runs the command ("pytest tests"): its program's file name then its
-    arguments, as consecutive words of its argument list. A match on the whole command line text
-    (pgrep -f) would also find the cell's own interpreter, whose code holds the command."""
-    words = command.split()
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                argv = handle.read().decode(errors="replace").split("\0")
-        except (OSError, ValueError):
-            continue
-        for i, arg in enumerate(argv):
-            if os.path.basename(arg) == words[0] and argv[i + 1:i + len(words)] == words[1:]:
-                return True
-    return False
-
-
-def wait_command(command, timeout=80):
-    """Wait for a command typed into the terminal to finish: its process shows up within a few
-    seconds, then is gone."""
-    try:
-        until(lambda: running(command), 10, f"{command!r} to start")
-    except RuntimeError:
-        return  # already over, or never started: the caller checks what it should have done
-    until(lambda: not running(command), timeout, f"{command!r} to finish")
 
 
 def asset_checks():

@@ -3,8 +3,9 @@
 # result": it evaluates the sensor with the given cursor and lists the requested runs, which
 # "Apply requests & commit tick result" launches.
 # %% in Chromium: Automation, then the sensor math_sensor
-from dagster_ui import click, focus_window
-focus_window("Chromium")
+from dagster_ui import click
+from desktop import focus
+focus("Chromium")
 click("Automation")
 click("math_sensor", roles=("static",))
 click("Preview tick result")

@@ -28,22 +28,25 @@ edit(assets, "@asset\ndef subprocess_asset(",
      '@asset(check_specs=[AssetCheckSpec(name="no_null_check", asset="subprocess_asset")])\ndef subprocess_asset(')
 print(assets.read_text())
 
-# %% in Chromium: the asset lineage, "Reload definitions", and wait until the asset has its check
-from dagster_ui import asset_checks, click, focus_window, until
-focus_window("Chromium")
+# %% in Chromium: the asset lineage, "Reload definitions", wait until the asset has its check, then reload the page, whose "Materialize" launches what the page has loaded
+from dagster_ui import asset_checks, click, wait_for
+from desktop import focus, until
+focus("Chromium")
 click("Lineage")
 click("Reload definitions")
 until(lambda: "no_null_check" in asset_checks().get("subprocess_asset", []), 60, "the reloaded definitions")
+pyautogui.press("f5")
 time.sleep(2)
-
-# %% materialize subprocess_asset and wait until the run has finished
-from dagster_ui import click, wait_runs_done
-click("Materialize")
-wait_runs_done(1)
+wait_for("Materialize")
 time.sleep(1)
 
+# %% materialize subprocess_asset and wait until the run has finished
+from dagster_assets import materialize
+materialize("Materialize")
+
 # %% select the asset in the graph, then, once its side panel has loaded (metadata plots move the Checks section down), its check no_null_check: the asset's checks page
-from dagster_ui import click, nodes, until, wait_for
+from dagster_ui import click, nodes, wait_for
+from desktop import until
 click("subprocess_asset", roles=("static",))
 wait_for("total_orders", roles=("static",))
 until(lambda: not nodes(lambda n: n.getRoleName() == "progress bar"), 30, "the side panel to load")

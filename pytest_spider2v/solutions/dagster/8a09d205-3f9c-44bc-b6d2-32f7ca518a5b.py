@@ -72,13 +72,14 @@ edit(definitions, "from .assets import jaffle_shop_dbt_assets\n", "from .assets 
 edit(definitions, "assets=[jaffle_shop_dbt_assets],", "assets=[jaffle_shop_dbt_assets, customers],")
 print(definitions.read_text())
 
-# %% in Chromium: the asset lineage, "Reload definitions", and wait until the asset customers is loaded
-from dagster_ui import asset_checks, click, focus_window, until
-focus_window("Chromium")
+# %% in Chromium: the asset lineage, "Reload definitions", and wait until the page shows the asset customers ("Materialize all" materializes what the page has loaded)
+from dagster_assets import reload_until
+from dagster_ui import click
+from desktop import focus
+focus("Chromium")
 click("Lineage")
-click("Reload definitions")
-until(lambda: "customers" in asset_checks(), 60, "the reloaded definitions")
-time.sleep(2)
+reload_until("customers")
+time.sleep(1)
 
 # %% materialize all assets (the dbt models, then customers)
 from dagster_ui import click

@@ -18,9 +18,9 @@ write(Path("/home/user/harry-potter-potions/harry_potter_potions_tests/test_asse
 """)
 
 # %% in the terminal (in the project folder): run the tests and wait until pytest has finished
-from dagster_ui import in_terminal, wait_command
-in_terminal("pytest harry_potter_potions_tests")
-wait_command("pytest harry_potter_potions_tests")
+from terminal import focus_terminal, run
+focus_terminal()
+run("pytest harry_potter_potions_tests", process="pytest harry_potter_potions_tests")
 
 # %%
 DONE
