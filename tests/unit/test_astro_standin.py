@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -552,3 +553,42 @@ def test_the_docker_host_library_sends_connections_to_this_machine(tmp_path: Pat
         result = subprocess.run([sys.executable, "-c", code], env={**os.environ, "LD_PRELOAD": str(library)},
                                 capture_output=True, text=True, timeout=30)
     assert result.stdout.strip() == "127.0.0.1", result.stderr
+
+
+def test_code_opens_files_in_order_in_the_airflow_image() -> None:
+    """The airflow tasks' setup opens two files with `code` in a row: the image runs the
+    desktop's stand-in (moved aside) one call at a time, each waiting until gedit shows its last
+    file, so the last one is in front after every reset, as with VS Code."""
+    dockerfile = (RECIPE / "Dockerfile").read_text()
+    assert "mv /usr/local/bin/code /usr/local/libexec/spider2v-code" in dockerfile
+    assert dockerfile.index("spider2v-code") < dockerfile.index("COPY bin/ /usr/local/bin/")
+    wrapper = (RECIPE / "bin" / "code").read_text()
+    assert "flock 9" in wrapper and '/usr/local/libexec/spider2v-code "$@" 9>&-' in wrapper  # no lock in gedit
+    assert "wmctrl -l" in wrapper and "- gedit" in wrapper
+    result = subprocess.run(["bash", "-n", str(RECIPE / "bin" / "code")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+
+
+def test_code_wrapper_waits_for_gedit_and_never_holds_the_lock(tmp_path: Path) -> None:
+    """Run on this machine with a fake desktop stand-in that leaves a long-lived process behind
+    (as gedit lives on) and a fake wmctrl listing gedit's window: a second call does not wait for
+    the first one's gedit to exit, and each returns once the title shows its last file."""
+    fake = tmp_path / "desktop-code"
+    fake.write_text("#!/bin/bash\nsleep 8 &\nfor f in \"$@\"; do echo \"$(basename \"$f\")\" > "
+                    f"{tmp_path}/front; done\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "wmctrl").write_text(f"#!/bin/bash\necho \"0x01 0 desktop $(cat {tmp_path}/front) (~/p) - gedit\"\n")
+    wrapper = tmp_path / "code"
+    wrapper.write_text((RECIPE / "bin" / "code").read_text().replace("/usr/local/libexec/spider2v-code", str(fake))
+                       .replace('"/tmp/.spider2v-code-', f'"{tmp_path}/.lock-'))
+    for path in (fake, bin_dir / "wmctrl", wrapper):
+        path.chmod(0o755)
+    (tmp_path / "a.py").write_text("")
+    (tmp_path / "README.md").write_text("")
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    for name in ("a.py", "README.md"):
+        started = time.monotonic()
+        subprocess.run([str(wrapper), str(tmp_path / name)], env=env, check=True, timeout=7)
+        assert time.monotonic() - started < 5
+    assert (tmp_path / "front").read_text().strip() == "README.md"

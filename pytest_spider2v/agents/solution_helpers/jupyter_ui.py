@@ -1,7 +1,7 @@
 """Guest helpers for reference solutions that work in a notebook in JupyterLab (in Chromium), by
 keyboard as a person would: run a code cell, run the one typed into and wait for the file it
-writes, change a line of the cell being edited, save until the notebook file on disk holds the
-work.
+writes, run all cells through the command palette, change a line of the cell being edited, save
+until the notebook file on disk holds the work.
 
 JupyterLab saves in the background and a Ctrl+S pressed while a cell still runs can save the
 notebook without its output, so :func:`save_until` presses Ctrl+S until the saved file shows the
@@ -12,12 +12,59 @@ agent (see :mod:`pytest_spider2v.agents.solution_helpers`).
 
 import json
 import time
+import urllib.request
 
 import pyautogui
 from desktop import until, wait_file
 
 #: where the notebook's first code cell is on the desktop's screen, with JupyterLab maximised
 FIRST_CELL = (600, 320)
+#: the Jupyter server's kernels, with their state and last activity
+KERNELS = "http://localhost:8888/api/kernels"
+
+
+def _kernels():
+    with urllib.request.urlopen(KERNELS, timeout=10) as response:
+        return json.load(response)
+
+
+def run_all_cells(tries=3):
+    """Run > Run All Cells, through the command palette (Ctrl+Shift+C, the command's name,
+    Enter), until a kernel has started on it (its last activity moves). On a busy machine the
+    palette can open after the name was typed; pressing Esc first leaves a cell's editor."""
+    for _ in range(tries):
+        before = [k["last_activity"] for k in _kernels()]
+        pyautogui.press("esc")
+        time.sleep(0.5)
+        pyautogui.hotkey("ctrl", "shift", "c")
+        time.sleep(1.5)
+        pyautogui.typewrite("Run All Cells", interval=0.03)
+        time.sleep(1.0)
+        pyautogui.press("enter")
+        try:
+            until(lambda: [k["last_activity"] for k in _kernels()] != before, 15, "the kernel to start", every=0.5)
+            return
+        except TimeoutError:
+            pyautogui.press("esc")  # a palette that opened late
+    raise TimeoutError(f"Run All Cells did not start the kernel in {tries} tries")
+
+
+def _all_ran(notebook):
+    with open(notebook, encoding="utf-8") as handle:
+        cells = json.load(handle)["cells"]
+    return all(c.get("execution_count") for c in cells if c["cell_type"] == "code" and "".join(c["source"]).strip())
+
+
+def save_when_all_ran(notebook, timeout=80.0):
+    """Once every kernel is idle, press Ctrl+S until the saved ``notebook`` has an execution
+    count on every code cell that has code (within ``timeout``, under a cell's 90 s)."""
+    def saved():
+        if any(k["execution_state"] != "idle" for k in _kernels()):
+            return False
+        pyautogui.hotkey("ctrl", "s")
+        time.sleep(1.5)
+        return _all_ran(notebook)
+    until(saved, timeout, f"{notebook} saved with every code cell run", every=2.0)
 
 
 def run_first_cell():
