@@ -55,11 +55,13 @@ def mask_clocks(tree: str) -> str:
     values for them); a focused flag left on an element whose descendant has the focus
     (LibreOffice keeps one on its root pane at random); UUIDs, which pages generate as element
     ids at every load; a link's visited flag (Chromium marks
-    links to pages in its history a moment after the visit, on a page already shown); and the
-    horizontal geometry that masked text can move (see ``_mask_reflow``)."""
+    links to pages in its history a moment after the visit, on a page already shown); the
+    horizontal geometry that masked text can move (see ``_mask_reflow``); and whether nodes that
+    hold nothing but times are on screen, and where (see ``_unpin_times``)."""
     root = ElementTree.fromstring(tree)
     _normalise(root)
     _mask_reflow(root)
+    _unpin_times(root)
     lines = []
     for element in root.iter():
         attrs = " ".join(f'{k}="{v}"' for k, v in sorted(element.attrib.items()))
@@ -119,6 +121,27 @@ def _mask_reflow(root: ElementTree.Element) -> None:
             extent = _extent(node)
             if node is not frame and extent and _overlaps(extent, merged, tops):
                 _mask_horizontal(node)
+
+
+def _unpin_times(element: ElementTree.Element) -> tuple[bool, bool]:
+    """Drop the showing flag and the geometry of every node whose subtree has text and all of it
+    masked times. Returns whether ``element``'s subtree has text, and whether all of it is times.
+
+    A timeline's hour labels slide along as time passes (Dagster's overview): which of them
+    lies inside the viewport, and so is showing with a position, depends on the minute the tree
+    is read in, like the hours themselves. Runs after ``_mask_reflow``, which needs their lines."""
+    texts = [t for t in (element.text or "", element.get("name", "")) if t.strip()]
+    has_text = bool(texts)
+    only_times = all(not _CLOCKS.sub("", text).strip(" ,") for text in texts)
+    for child in element:
+        child_text, child_times = _unpin_times(child)
+        has_text = has_text or child_text
+        only_times = only_times and (child_times or not child_text)
+    if has_text and only_times:
+        element.attrib.pop(_STATE + "showing", None)
+        for key in _GEOMETRY:
+            element.attrib.pop(key, None)
+    return has_text, only_times
 
 
 def _find_lines(element: ElementTree.Element, frame: ElementTree.Element, table: tuple[int, int] | None,

@@ -212,3 +212,17 @@ def test_a_generated_element_id_is_masked() -> None:
     second = tree(launcher.format("540544e9-f8a1-4eda-88ad-63d45fd60485"))
     assert mask_clocks(first) == mask_clocks(second)
     assert mask_clocks(first) != mask_clocks(tree(launcher.format("main")))
+
+
+def test_whether_a_timeline_s_hour_is_on_screen_is_masked() -> None:
+    """Dagster 06398197: as the hours slide left, the next hour's label scrolls into view; which
+    of them shows depends on the minute. A label that is not a time still counts."""
+    def timeline(last_showing: bool, last: str = "2PM") -> str:
+        shown = node("section", "", 1800, 227, 60, 32, node("static", last, 1800, 235, 38, 14, text=last))
+        shown = shown.replace('st:showing="true"', 'st:showing="true" st:visible="true"')
+        hidden = (f'<section name="" st:visible="true"><static name="{last}" st:visible="true">{last}</static>'
+                  '</section>')
+        labels = node("static", "1PM", 1700, 235, 38, 14, text="1PM") + (shown if last_showing else hidden)
+        return page(node("section", "", 240, 227, 1680, 32, labels))
+    assert mask_clocks(timeline(True)) == mask_clocks(timeline(False))
+    assert mask_clocks(timeline(True, "Runs")) != mask_clocks(timeline(False, "Runs"))
