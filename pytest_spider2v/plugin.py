@@ -32,6 +32,7 @@ from .task import (
     load_tasks,
 )
 from .validation import CHECKS, Check, check_task
+from .validation_summary import ValidationSummary
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -102,6 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.spider2v_validate = True
     if config.getoption("spider2v_validate"):
         config.pluginmanager.register(ValidationSelection(config), "spider2v-validation-selection")
+        config.pluginmanager.register(ValidationSummary(config), "spider2v-validation-summary")
     default_run = "validate" if config.getoption("spider2v_validate") else config.getoption("spider2v_agent")
     run = config.getoption("spider2v_run_name") or default_run or "run"
     config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / run

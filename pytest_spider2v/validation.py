@@ -44,6 +44,10 @@ class Check:
     project_only: bool = False  #: not for Spider2-V checkout tasks (no wrong solutions for them)
 
 
+#: The ``user_properties`` entry of a check that got through its task's setup (to a score, or to
+#: both resets' trees): what :mod:`.validation_summary` counts as "set up".
+SET_UP = "spider2v_set_up"
+
 CHECKS = (
     Check("reference", "oracle", "solution.py", 1.0),
     Check("wrong", "oracle", "wrong_solution.py", 0.0, project_only=True),
@@ -67,6 +71,7 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
         with spider2v_run.extra_environment() as extra:
             first = _settled_tree(extra.env)
         second = _settled_tree(spider2v_run.context().env)
+        mark_set_up(request.node)
         if first != second:  # a slow application may still be arriving: give it time to match
             second = _tree_matching(spider2v_run.context().env, first)
         if first != second:
@@ -76,10 +81,17 @@ def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
             spider2v_run.record.finish("failed", None, message)
             pytest.fail(message, pytrace=False)
     outcome = spider2v_run.outcome()
+    mark_set_up(request.node)
     if outcome.score != check.expected:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
                     f"{outcome.detail}", pytrace=False)
+
+
+def mark_set_up(item: pytest.Item) -> None:
+    """Record on ``item``'s reports that its check got through the task's setup."""
+    if (SET_UP, True) not in item.user_properties:
+        item.user_properties.append((SET_UP, True))
 
 
 def _tree_matching(env: Environment, wanted: str, timeout: float = 30.0) -> str:

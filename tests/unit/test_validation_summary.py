@@ -1,0 +1,45 @@
+"""The per-app table of a --validate run: checked, set up and solved come from the reports."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.selection import PROPERTY
+from pytest_spider2v.validation import SET_UP
+from pytest_spider2v.validation_summary import ValidationSummary
+
+
+def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False) -> pytest.TestReport:
+    properties: list[tuple[str, Any]] = [(PROPERTY, {"task": task, "check": check, "checks": [], "fingerprint": ""})]
+    if set_up:
+        properties.append((SET_UP, True))
+    return pytest.TestReport(f"{task}[{check}]", ("", 0, ""), {}, outcome, None, when, user_properties=properties)
+
+
+def summary(*reports: pytest.TestReport) -> ValidationSummary:
+    config = SimpleNamespace(args=[], getoption=lambda name: None)
+    plugin = ValidationSummary(config)  # type: ignore[arg-type]
+    for each in reports:
+        plugin.pytest_runtest_logreport(each)
+    return plugin
+
+
+def test_checked_set_up_and_solved_per_app() -> None:
+    plugin = summary(
+        report("excel/a", "reference", "passed", set_up=True),       # solved
+        report("excel/a", "reset", "passed", set_up=True),
+        report("excel/b", "reference", "failed", set_up=True),       # scored, but not 1
+        report("excel/c", "reference", "failed"),                    # setup failed
+        report("excel/c", "reset", "failed", when="setup"),
+        report("dbt/d", "reference", "skipped", when="setup"),       # cannot run here
+        report("dbt/d", "reset", "skipped", when="setup"),
+        report("dbt/e", "reset", "passed", when="teardown", set_up=True),  # only call reports count
+    )
+    lines = plugin.table()
+    assert lines[0].split() == ["app", "files", "collected", "runnable", "checked", "set", "up", "solved"]
+    assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0"]
+    assert lines[2].split() == ["excel", "0", "0", "0", "3", "2", "1"]
+    assert lines[3].split() == ["total", "0", "0", "0", "3", "2", "1"]
