@@ -565,6 +565,7 @@ def test_code_opens_files_in_order_in_the_airflow_image() -> None:
     wrapper = (RECIPE / "bin" / "code").read_text()
     assert "flock 9" in wrapper and '/usr/local/libexec/spider2v-code "$@" 9>&-' in wrapper  # no lock in gedit
     assert "wmctrl -l" in wrapper and "- gedit" in wrapper
+    assert "sleep 1\nfi" in wrapper  # gedit's recent files: the next file is opened a second later
     result = subprocess.run(["bash", "-n", str(RECIPE / "bin" / "code")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
