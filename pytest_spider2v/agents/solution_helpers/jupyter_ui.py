@@ -1,6 +1,6 @@
 """Guest helpers for reference solutions that work in a notebook in JupyterLab (in Chromium), by
 keyboard as a person would: run a code cell, run the one typed into and wait for the file it
-writes, run all cells through the command palette, change a line of the cell being edited, save
+writes, run all cells from the notebook's toolbar, change a line of the cell being edited, save
 until the notebook file on disk holds the work.
 
 JupyterLab saves in the background and a Ctrl+S pressed while a cell still runs can save the
@@ -28,25 +28,24 @@ def _kernels():
         return json.load(response)
 
 
-def run_all_cells(tries=3):
-    """Run > Run All Cells, through the command palette (Ctrl+Shift+C, the command's name,
-    Enter), until a kernel has started on it (its last activity moves). On a busy machine the
-    palette can open after the name was typed; pressing Esc first leaves a cell's editor."""
+def run_all_cells(button=(539, 161), tries=3):
+    """Run every cell: the notebook toolbar's "Restart the kernel and run all cells" button (at
+    ``button``, with the file browser open beside the notebook), then Enter on the dialog's
+    Restart, until a kernel is busy running them. The command palette is no way for a helper:
+    on a busy machine it opens after the command's name was typed, and those letters become
+    notebook shortcuts. A kernel's last activity is no sign either: JupyterLab's own requests
+    (kernel info, comms) move it while nothing runs."""
     for _ in range(tries):
-        before = [k["last_activity"] for k in _kernels()]
-        pyautogui.press("esc")
-        time.sleep(0.5)
-        pyautogui.hotkey("ctrl", "shift", "c")
+        pyautogui.click(*button)
         time.sleep(1.5)
-        pyautogui.typewrite("Run All Cells", interval=0.03)
-        time.sleep(1.0)
         pyautogui.press("enter")
         try:
-            until(lambda: [k["last_activity"] for k in _kernels()] != before, 15, "the kernel to start", every=0.5)
+            until(lambda: any(k["execution_state"] == "busy" for k in _kernels()), 20, "a kernel to run the cells",
+                  every=0.1)
             return
         except TimeoutError:
-            pyautogui.press("esc")  # a palette that opened late
-    raise TimeoutError(f"Run All Cells did not start the kernel in {tries} tries")
+            pyautogui.press("esc")  # a dialog that opened late
+    raise TimeoutError(f"the cells did not start running in {tries} tries")
 
 
 def _all_ran(notebook):

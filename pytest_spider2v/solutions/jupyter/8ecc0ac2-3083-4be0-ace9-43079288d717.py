@@ -1,5 +1,6 @@
 # Run every cell of the notebook open in JupyterLab (~/Downloads/sports-products.ipynb) and
-# save it: the command palette's "Run All Cells", then Ctrl+S once the kernel is idle again.
+# save it: the toolbar's "Restart the kernel and run all cells", then Ctrl+S once the kernel is
+# idle again.
 # %% focus JupyterLab and click into the notebook
 from desktop import focus
 import pyautogui
@@ -8,7 +9,7 @@ width, height = pyautogui.size()
 pyautogui.click(width // 2, height // 2)
 time.sleep(0.5)
 
-# %% Run > Run All Cells, through the command palette
+# %% run all cells, from the notebook toolbar
 from jupyter_ui import run_all_cells
 run_all_cells()
 
