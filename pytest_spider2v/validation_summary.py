@@ -76,10 +76,11 @@ class ValidationSummary:
 
         settings = self.config.getoption("spider2v_settings_dir")
         figures: dict[str, tuple[int, int, int]] = {}
-        for path in sorted({Path(arg.split("::", 1)[0]) for arg in self.config.args}):
-            path = path if path.is_absolute() else self.config.invocation_params.dir / path
-            if not path.exists():
-                continue
+        here = self.config.invocation_params.dir
+        paths = {(here / arg.split("::", 1)[0]).resolve() for arg in self.config.args}
+        for path in sorted(paths):
+            if not path.exists() or any(other in path.parents for other in paths):
+                continue  # a path inside another given one: its tasks are counted there
             report = build_report(path, Path(settings) if settings else None)
             for app, found in report.apps.items():
                 before = figures.get(app, (0, 0, 0))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,7 +21,7 @@ def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool
 
 
 def summary(*reports: pytest.TestReport) -> ValidationSummary:
-    config = SimpleNamespace(args=[], getoption=lambda name: None)
+    config = SimpleNamespace(args=[], invocation_params=SimpleNamespace(dir=Path.cwd()), getoption=lambda name: None)
     plugin = ValidationSummary(config)  # type: ignore[arg-type]
     for each in reports:
         plugin.pytest_runtest_logreport(each)
@@ -43,3 +44,14 @@ def test_checked_set_up_and_solved_per_app() -> None:
     assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0"]
     assert lines[2].split() == ["excel", "0", "0", "0", "3", "2", "1"]
     assert lines[3].split() == ["total", "0", "0", "0", "3", "2", "1"]
+
+
+def test_a_path_inside_another_given_path_is_counted_once(tmp_path: Path) -> None:
+    task = tmp_path / "tasks" / "calc" / "t1"
+    task.mkdir(parents=True)
+    (task / "task.json").write_text("{}")
+    config = SimpleNamespace(args=["tasks", "tasks/calc", "tasks/calc/t1/task.json::t1"],
+                             invocation_params=SimpleNamespace(dir=tmp_path), getoption=lambda name: None)
+    once = ValidationSummary(config)._static_figures()  # type: ignore[arg-type]
+    config.args = ["tasks"]
+    assert once == ValidationSummary(config)._static_figures() == {"calc": (1, 0, 0)}  # type: ignore[arg-type]
