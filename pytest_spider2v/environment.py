@@ -109,9 +109,12 @@ class Environment:
         """PNG of the whole screen with the pointer drawn."""
         return self._request("GET", "/screenshot").content
 
-    def accessibility_tree(self) -> str:
-        """AT-SPI tree as XML (reference section 4.2)."""
-        return self._request("GET", "/accessibility").json()["AT"]
+    def accessibility_tree(self, walk: str = "fast") -> str:
+        """AT-SPI tree as XML (reference section 4.2). ``walk="naive"`` asks for it the original
+        harness's way, one round trip per attribute: the same tree, many times slower (the
+        baseline of ``benchmarks/harness.py`` and of the tree-equality test)."""
+        params = {"walk": walk} if walk != "fast" else None
+        return self._request("GET", "/accessibility", params=params).json()["AT"]
 
     def screen_size(self) -> tuple[int, int]:
         data = self._request("POST", "/screen_size").json()

@@ -1,0 +1,103 @@
+"""The fast accessibility walk gives the original walk's tree (issue: same nodes, same
+attributes, far less time), on three real desktops: Calc with a sheet, Chromium with a page, a
+terminal. Each desktop is a fresh container; nothing is mocked.
+
+A walk is a snapshot of a live desktop, so the original (slow) walk is taken between two fast
+ones on a desktop that has stopped changing, and must equal one of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from openpyxl import Workbook
+
+from pytest_spider2v.environment import Environment
+from pytest_spider2v.providers import Provider
+from tests.support.trees import differences, node_count
+
+pytestmark = pytest.mark.e2e
+
+STABLE_TIMEOUT = 60.0
+PAGE = """<!doctype html><html lang="en"><head><title>Station readings</title></head><body>
+<h1>Station readings</h1><p>Daily <a href="#t">temperatures</a> of three stations.</p>
+<form><label>Station <input name="station" value="North"></label>
+<label><input type="checkbox" checked> only complete days</label>
+<select name="month"><option>January</option><option selected>February</option></select>
+<button type="button">Refresh</button></form>
+<table id="t"><tr><th>Station</th><th>Mean</th></tr><tr><td>North</td><td>4.5</td></tr>
+<tr><td>South</td><td>9.25</td></tr></table><input type="range" min="0" max="10" value="3"></body></html>
+"""
+
+
+@pytest.fixture
+def desktop(conformance_provider: Provider) -> Iterator[Environment]:
+    env = conformance_provider.acquire("desktop")
+    try:
+        yield env
+    finally:
+        conformance_provider.release(env)
+
+
+def wait_for_window(env: Environment, title: str) -> None:
+    deadline = time.monotonic() + STABLE_TIMEOUT
+    while title not in env.execute(["wmctrl", "-l"]).stdout:
+        assert time.monotonic() < deadline, f"no window {title!r}"
+        time.sleep(0.2)
+
+
+def stable_fast_tree(env: Environment) -> str:
+    """The fast walk once two in a row agree: the desktop has stopped changing."""
+    deadline = time.monotonic() + STABLE_TIMEOUT
+    previous = env.accessibility_tree()
+    while True:
+        current = env.accessibility_tree()
+        if not differences(previous, current, limit=1) or time.monotonic() > deadline:
+            return current
+        previous = current
+        time.sleep(0.5)
+
+
+def assert_walks_agree(env: Environment, min_nodes: int) -> None:
+    before = stable_fast_tree(env)
+    naive = env.accessibility_tree(walk="naive")
+    after = env.accessibility_tree()
+    closest = min((differences(naive, fast) for fast in (before, after)), key=len)
+    assert not closest, "the fast walk differs from the original:\n" + "\n".join(closest)
+    assert node_count(naive) >= min_nodes
+
+
+def test_calc_with_a_sheet(desktop: Environment, tmp_path: Path) -> None:
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["Region", "Units", "Unit price", "Revenue"])
+    for row in range(2, 60):
+        sheet.append([f"Region {row}", row * 3, row / 4, f"=B{row}*C{row}"])
+    book.save(tmp_path / "Readings.xlsx")
+    desktop.upload(tmp_path / "Readings.xlsx", "/home/user/Readings.xlsx")
+    desktop.open("/home/user/Readings.xlsx")
+    wait_for_window(desktop, "Readings.xlsx - LibreOffice Calc")
+    assert_walks_agree(desktop, min_nodes=1000)  # a screen of cells, menus, toolbars
+
+
+def test_chromium_with_a_page(desktop: Environment) -> None:
+    desktop.upload(PAGE.encode(), "/home/user/readings.html")
+    desktop.launch(["google-chrome", "--new-window", "file:///home/user/readings.html"])
+    wait_for_window(desktop, "Station readings")
+    assert_walks_agree(desktop, min_nodes=50)
+
+
+def test_terminal(desktop: Environment) -> None:
+    desktop.launch(["gnome-terminal", "--", "bash", "-c", "seq 1 30; echo spider2v; exec bash"])
+    wait_for_window(desktop, "Terminal")
+    assert_walks_agree(desktop, min_nodes=10)
+
+
+def test_unknown_walk_is_refused(desktop: Environment) -> None:
+    import httpx
+
+    reply = httpx.get(desktop.base_url + "/accessibility", params={"walk": "fastest"})
+    assert reply.status_code == 400 and "fast, naive" in reply.text
