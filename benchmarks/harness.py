@@ -1,10 +1,23 @@
-"""Harness speed figures, written to JSON (no model involved).
+"""What the harness costs, each figure beside the baseline it improves on, measured in the same
+run on the same desktop (no model involved):
 
-For a few tasks it measures, per task: reset (restore the snapshot + setup steps until the first
-observation), then repeatedly a screenshot, an accessibility tree, and one harness step
-(execute a no-op pyautogui action + observe). Prints and writes p50/p95 of each.
+* **accessibility tree**: the fast walk against the original (naive) walk, alternately, on a Calc
+  task's desktop and a Chromium task's desktop;
+* **reset**: restore + setup until the first settled observation, per image family, with a warm
+  spare container waiting and without one;
+* **step overhead**: one no-op action plus the observation after it, with a screenshot only and
+  with the screenshot and the tree (``som``), on the Calc task's desktop;
+* **idle memory**: of a fresh container of each family, from the Docker engine's statistics;
+* **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``.
 
-    python benchmarks/harness.py [TASK_JSON ...] [--repeat 10] [--output results/harness-figures.json]
+Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
+performance table is generated from that file, like the task table from the task files::
+
+    python benchmarks/harness.py [--only tree,reset,step,memory,suite] [--repeat N]
+    python benchmarks/harness.py --table --write README.md   # or --check README.md
+
+``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
+and a quarter on two cores, the rest about ten minutes.
 """
 
 from __future__ import annotations
@@ -13,28 +26,48 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.providers import OWNER_ENV, owner_token
-from pytest_spider2v.registry import load_extensions, providers
-from pytest_spider2v.runner import observe
-from pytest_spider2v.scoring import run_steps
-from pytest_spider2v.task import load_tasks
-
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_TASKS = sorted(ROOT.glob("tasks/*/*/task.json"))[:3]
+FIGURES = ROOT / "benchmarks" / "figures.json"
+BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
+PARTS = ("tree", "reset", "step", "memory", "suite")
+#: The task whose desktop the tree and step figures are taken on, and the Chromium page task.
+CALC_TASK = ROOT / "tasks/calc/product-revenue-column/task.json"
+CHROMIUM_TASK = ROOT / "tasks/chromium/workshop-registration-form/task.json"
+#: One project task per image family, for the reset figures.
+FAMILY_TASKS = {
+    "desktop": CALC_TASK,
+    "databases": ROOT / "tasks/postgresql/import-contacts-csv/task.json",
+    "jupyter": ROOT / "tasks/jupyter/region-sales-pivot/task.json",
+    "airflow": ROOT / "tasks/airflow/low-stock-variable/task.json",
+    "dagster": ROOT / "tasks/dagster/materialize-sales-group/task.json",
+    "superset": ROOT / "tasks/superset/revenue-by-region-bar/task.json",
+    "servicedesk": ROOT / "tasks/request-tracker/resolve-printer-ticket/task.json",
+}
+#: (figure, comparison, bound, unit): "le" the p50 must be at most the bound, "ge" at least.
+TARGETS: dict[str, tuple[str, float, str]] = {
+    "accessibility_tree.calc.fast": ("le", 0.3, "s"),
+    "accessibility_tree.calc.speedup": ("ge", 15.0, "x"),
+    "accessibility_tree.chromium.fast": ("le", 0.5, "s"),
+    "reset.desktop.spare": ("le", 1.5, "s"),
+    "step_overhead.screenshot": ("le", 0.25, "s"),
+    "step_overhead.som_calc": ("le", 0.6, "s"),
+    "suite.speedup": ("ge", 1.6, "x"),
+    "idle_memory_mb.desktop": ("le", 600.0, "MB"),
+}
 
 
-def timed(fn: Callable[[], Any]) -> float:
-    started = time.perf_counter()
-    fn()
-    return time.perf_counter() - started
-
+# -- measuring ------------------------------------------------------------------------------------
 
 def summary(samples: list[float]) -> dict[str, float]:
     ordered = sorted(samples)
@@ -43,56 +76,298 @@ def summary(samples: list[float]) -> dict[str, float]:
             "min": round(ordered[0], 4), "max": round(ordered[-1], 4), "n": len(ordered)}
 
 
-def measure(task_files: list[Path], repeat: int, provider_name: str) -> dict[str, Any]:
-    load_extensions()  # setup steps, getters and metrics named by the tasks
-    os.environ.setdefault(OWNER_ENV, owner_token(os.getpid()))
-    provider = providers.get(provider_name)(owner=os.environ[OWNER_ENV], worker="bench")
-    samples: dict[str, list[float]] = {"reset": [], "screenshot": [], "accessibility_tree": [], "step_overhead": []}
-    cache = ROOT / "results" / "bench-cache"
+def timed(fn: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+class Bench:
+    """A provider of this process, and task desktops set up as a run sets them up."""
+
+    def __init__(self) -> None:
+        from pytest_spider2v.providers import OWNER_ENV, owner_token
+        from pytest_spider2v.registry import load_extensions
+
+        load_extensions()  # the setup steps the tasks name
+        os.environ.setdefault(OWNER_ENV, owner_token(os.getpid()))
+        self.owner = os.environ[OWNER_ENV]
+        self.cache = Path(tempfile.mkdtemp(prefix="spider2v-bench-"))
+
+    def provider(self, *, spare: bool) -> Any:
+        from pytest_spider2v.registry import providers
+
+        return providers.get("docker")(owner=self.owner, worker="bench", spare=spare)
+
+    @contextmanager
+    def desktop(self, task_file: Path, provider: Any) -> Iterator[Any]:
+        """The task's environment after its setup and first settled observation."""
+        from pytest_spider2v.context import TaskContext
+        from pytest_spider2v.runner import first_observation
+        from pytest_spider2v.scoring import run_steps
+        from pytest_spider2v.task import load_tasks
+
+        task = load_tasks(task_file)[0]
+        env = provider.acquire(task.spec.snapshot)
+        try:
+            run_steps(TaskContext(env, task, self.cache / task.id), task.spec.config)
+            first_observation(env, with_tree=False)
+            yield env
+        finally:
+            provider.release(env)
+
+    def reset_seconds(self, task_file: Path, provider: Any) -> float:
+        started = time.perf_counter()
+        with self.desktop(task_file, provider):
+            return time.perf_counter() - started
+
+
+def tree_figures(bench: Bench, repeat: int) -> dict[str, Any]:
+    """Fast and naive walks taken alternately on the same desktop."""
+    from tests.support.trees import differences, node_count
+
+    provider = bench.provider(spare=False)
+    figures: dict[str, Any] = {}
     try:
-        for path in task_files:
-            task = load_tasks(path)[0]
-            started = time.perf_counter()
-            env = provider.acquire(task.spec.snapshot)
-            try:
-                run_steps(TaskContext(env, task, cache / task.id), task.spec.config)
-                env.screenshot()
-                samples["reset"].append(time.perf_counter() - started)
+        for name, task_file in (("calc", CALC_TASK), ("chromium", CHROMIUM_TASK)):
+            with bench.desktop(task_file, provider) as env:
+                fast, naive = [], []
                 for _ in range(repeat):
-                    samples["screenshot"].append(timed(env.screenshot))
-                    samples["accessibility_tree"].append(timed(env.accessibility_tree))
-                    samples["step_overhead"].append(
-                        timed(lambda: (env.run_python("pyautogui.position()"), observe(env, with_tree=False))))
+                    fast.append(timed(env.accessibility_tree))
+                    naive.append(timed(lambda: env.accessibility_tree(walk="naive")))
+                tree, baseline = env.accessibility_tree(), env.accessibility_tree(walk="naive")
+                figures[name] = {
+                    "fast": summary(fast), "naive": summary(naive),
+                    "speedup": round(statistics.median(naive) / statistics.median(fast), 1),
+                    "nodes": node_count(tree), "equal": not differences(tree, baseline, limit=1),
+                    "task": _relative(task_file),
+                }
+    finally:
+        provider.close()
+    return figures
+
+
+def reset_figures(bench: Bench, repeat: int) -> dict[str, Any]:
+    """Per family: resets with a warm spare (the first, which has none, is left out) and without."""
+    figures: dict[str, Any] = {}
+    for family, task_file in FAMILY_TASKS.items():
+        samples: dict[str, list[float]] = {}
+        for mode, spare in (("spare", True), ("no_spare", False)):
+            provider = bench.provider(spare=spare)
+            try:
+                runs = [bench.reset_seconds(task_file, provider) for _ in range(repeat + spare)]
+            finally:
+                provider.close()
+            samples[mode] = runs[1:] if spare else runs
+        figures[family] = {mode: summary(values) for mode, values in samples.items()}
+        figures[family]["task"] = _relative(task_file)
+    return figures
+
+
+def step_figures(bench: Bench, repeat: int) -> dict[str, Any]:
+    """The harness's share of a step: execute a no-op action, then observe."""
+    from pytest_spider2v.runner import observe
+
+    provider = bench.provider(spare=False)
+    try:
+        with bench.desktop(CALC_TASK, provider) as env:
+            samples: dict[str, list[float]] = {"screenshot": [], "som_calc": []}
+            for _ in range(repeat):
+                for name, with_tree in (("screenshot", False), ("som_calc", True)):
+                    samples[name].append(timed(lambda: (env.run_python("pyautogui.position()"),
+                                                        observe(env, with_tree))))
+    finally:
+        provider.close()
+    return {name: summary(values) for name, values in samples.items()}
+
+
+def memory_figures(bench: Bench) -> dict[str, float]:
+    """MB in use by a fresh container of each family once it is ready and has idled for 10 s,
+    as ``docker stats`` counts it (usage without the inactive page cache)."""
+    import docker
+
+    from pytest_spider2v.environments import load_snapshots
+
+    client = docker.from_env()
+    provider = bench.provider(spare=False)
+    figures: dict[str, float] = {}
+    try:
+        for family in sorted({s.recipe for s in load_snapshots().values()}):
+            env = provider.acquire(family)
+            try:
+                time.sleep(10)
+                stats = client.containers.get(env.name).stats(stream=False)["memory_stats"]
+                cache = stats.get("stats", {})
+                inactive = cache.get("total_inactive_file", cache.get("inactive_file", 0))
+                figures[family] = round((stats["usage"] - inactive) / 2**20, 1)
             finally:
                 provider.release(env)
     finally:
         provider.close()
-    return {
-        "figures_seconds": {name: summary(values) for name, values in samples.items() if values},
-        "tasks": [str(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p) for p in task_files],
-        "repeat": repeat,
-        "provider": provider_name,
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
-        "measured_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-    }
+    return figures
+
+
+def suite_figures() -> dict[str, Any]:
+    """Wall time of the whole suite with the reference agent, on one worker and on two."""
+    figures: dict[str, Any] = {}
+    for workers in (1, 2):
+        with tempfile.TemporaryDirectory(prefix="spider2v-suite-") as results:
+            started = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-m", "pytest", "tasks/", "--agent", "oracle", "-n", str(workers),
+                                   "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results],
+                                  cwd=ROOT, capture_output=True, text=True, check=False)
+            wall = time.perf_counter() - started
+        counts = dict((k, int(n)) for n, k in re.findall(r"(\d+) (passed|failed|error|errors|skipped)", proc.stdout))
+        figures[f"n{workers}"] = {"seconds": round(wall, 1), **counts}
+    figures["speedup"] = round(figures["n1"]["seconds"] / figures["n2"]["seconds"], 2)
+    return figures
+
+
+def measure(parts: list[str], repeat: int) -> dict[str, Any]:
+    bench = Bench()
+    figures: dict[str, Any] = {}
+    if "tree" in parts:
+        figures["accessibility_tree"] = tree_figures(bench, repeat)
+    if "reset" in parts:
+        figures["reset"] = reset_figures(bench, max(3, repeat // 2))
+    if "step" in parts:
+        figures["step_overhead"] = step_figures(bench, repeat)
+    if "memory" in parts:
+        figures["idle_memory_mb"] = memory_figures(bench)
+    if "suite" in parts:
+        figures["suite"] = suite_figures()
+    return figures
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
+
+
+# -- the file and the README table --------------------------------------------------------------
+
+def lookup(figures: dict[str, Any], dotted: str) -> float | None:
+    """A figure by its dotted name; a summary gives its p50."""
+    value: Any = figures
+    for key in dotted.split("."):
+        if not isinstance(value, dict) or key not in value:
+            return None
+        value = value[key]
+    if isinstance(value, dict):
+        value = value.get("p50")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
+def verdicts(figures: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Every target with its measured figure and whether it is met (None: not measured)."""
+    out = {}
+    for name, (comparison, bound, unit) in TARGETS.items():
+        value = lookup(figures, name)
+        met = None if value is None else (value <= bound if comparison == "le" else value >= bound)
+        out[name] = {"target": f"{'≤' if comparison == 'le' else '≥'} {bound:g} {unit}", "measured": value, "met": met}
+    return out
+
+
+def write_figures(new: dict[str, Any], path: Path = FIGURES) -> dict[str, Any]:
+    """Merge the parts just measured into the file, with the machine, the date and the targets."""
+    data = json.loads(path.read_text()) if path.exists() else {}
+    figures = {**data.get("figures", {}), **new}
+    measured_at = {**data.get("measured_at", {}), **{part: time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+                                                      for part in new}}
+    data = {"machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+            "measured_at": measured_at, "figures": figures, "targets": verdicts(figures)}
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return data
+
+
+def _seconds(value: Any) -> str:
+    if isinstance(value, dict):
+        value = value.get("p50")
+    return "–" if value is None else f"{value:.2f} s"
+
+
+def table(data: dict[str, Any]) -> str:
+    """The README's performance table: each figure, its same-run baseline, its target."""
+    f, targets = data.get("figures", {}), data.get("targets", {})
+
+    def verdict(name: str) -> str:
+        entry = targets.get(name) or {}
+        met = {True: "met", False: "**not met**", None: "not measured"}[entry.get("met")]
+        return f"{entry.get('target', '')}: {met}"
+
+    rows = ["| figure (p50) | measured | baseline, same run | target |", "|---|---|---|---|"]
+    for desktop in ("calc", "chromium"):
+        tree = f.get("accessibility_tree", {}).get(desktop, {})
+        if tree:
+            rows.append(f"| accessibility tree, {desktop} task desktop ({tree.get('nodes')} nodes, "
+                        f"{'equal trees' if tree.get('equal') else 'TREES DIFFER'}) | {_seconds(tree.get('fast'))} "
+                        f"| naive walk {_seconds(tree.get('naive'))} ({tree.get('speedup')}× faster) "
+                        f"| {verdict(f'accessibility_tree.{desktop}.fast')}"
+                        + (f"; {verdict('accessibility_tree.calc.speedup')}" if desktop == "calc" else "") + " |")
+    for family, reset in f.get("reset", {}).items():
+        target = verdict(f"reset.{family}.spare") if f"reset.{family}.spare" in TARGETS else ""
+        rows.append(f"| reset until the first settled observation, {family} ({reset['task']}) | "
+                    f"{_seconds(reset.get('spare'))} | without a spare container {_seconds(reset.get('no_spare'))} | {target} |")
+    step = f.get("step_overhead", {})
+    if step:
+        rows.append(f"| step overhead, screenshot observation | {_seconds(step.get('screenshot'))} | | "
+                    f"{verdict('step_overhead.screenshot')} |")
+        rows.append(f"| step overhead, `som` observation on Calc | {_seconds(step.get('som_calc'))} | | "
+                    f"{verdict('step_overhead.som_calc')} |")
+    suite = f.get("suite", {})
+    if suite:
+        rows.append(f"| whole suite, reference agent, `-n 2` | {suite['n2']['seconds'] / 60:.1f} min "
+                    f"({suite['n2'].get('passed', 0)} passed) | `-n 1` {suite['n1']['seconds'] / 60:.1f} min "
+                    f"({suite['n1'].get('passed', 0)} passed): speed-up {suite['speedup']} | {verdict('suite.speedup')} |")
+    for family, mb in f.get("idle_memory_mb", {}).items():
+        target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
+        rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")
+    machine = data.get("machine", {})
+    when = ", ".join(f"{part} {day[:10]}" for part, day in sorted(data.get("measured_at", {}).items()))
+    return "\n".join([f"Measured by `python benchmarks/harness.py` on {machine.get('cpus')} CPUs ({when}); "
+                      "written to `benchmarks/figures.json`.", "", *rows])
+
+
+def splice(document: str, generated: str) -> str:
+    try:
+        head, rest = document.split(BEGIN, 1)
+        _old, tail = rest.split(END, 1)
+    except ValueError:
+        raise SystemExit(f"the markers {BEGIN} and {END} must both be in the file") from None
+    return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("tasks", nargs="*", type=Path, default=DEFAULT_TASKS, help="task JSON files")
-    parser.add_argument("--repeat", type=int, default=10, help="samples per task for per-call figures")
-    parser.add_argument("--provider", default="docker")
-    parser.add_argument("--output", type=Path, default=ROOT / "results" / "harness-figures.json")
+    parser.add_argument("--only", default=",".join(PARTS), help=f"parts to measure (default: all of {','.join(PARTS)})")
+    parser.add_argument("--repeat", type=int, default=10, help="samples per figure (resets: half, at least 3)")
+    parser.add_argument("--output", type=Path, default=FIGURES, help="the figures file (default: benchmarks/figures.json)")
+    parser.add_argument("--table", action="store_true", help="print the README table from the figures file instead")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--write", type=Path, metavar="FILE", help="with --table: replace the table in FILE")
+    group.add_argument("--check", type=Path, metavar="FILE", help="with --table: exit 1 if FILE's table is stale")
     args = parser.parse_args(argv)
-    if not args.tasks:
-        parser.error("no task files given and none found under tasks/")
-    figures = measure(args.tasks, args.repeat, args.provider)
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(figures, indent=2), encoding="utf-8")
-    print(json.dumps(figures["figures_seconds"], indent=2))
+    if args.table:
+        generated = table(json.loads(args.output.read_text()))
+        if args.write:
+            args.write.write_text(splice(args.write.read_text(), generated), encoding="utf-8")
+        elif args.check:
+            if splice(args.check.read_text(), generated) != args.check.read_text():
+                print(f"{args.check}: the figures table is out of date; run "
+                      f"`python benchmarks/harness.py --table --write {args.check}`", file=sys.stderr)
+                return 1
+        else:
+            print(generated)
+        return 0
+    parts = [p.strip() for p in args.only.split(",") if p.strip()]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        parser.error(f"unknown parts {', '.join(unknown)} (choose from {', '.join(PARTS)})")
+    data = write_figures(measure(parts, args.repeat), args.output)
+    print(json.dumps(data["targets"], indent=2, ensure_ascii=False))
     print(f"written to {args.output}")
     return 0
 
 
 if __name__ == "__main__":
+    sys.path.insert(0, str(ROOT))  # tests.support.trees: the tree comparison the e2e test uses
     raise SystemExit(main())

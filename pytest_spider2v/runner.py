@@ -10,6 +10,7 @@ import io
 import logging
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,8 +41,23 @@ class Episode:
     stop_reason: str = ""
 
 
-def observe(env: Environment, with_tree: bool) -> Observation:
-    return Observation(env.screenshot(), env.accessibility_tree() if with_tree else None)
+def observe(env: Environment, with_tree: bool) -> tuple[Observation, dict[str, float]]:
+    """The observation after an action, and the seconds its parts took (for the step's record).
+    The tree is fetched while the screenshot is taken: the guest serves both at once."""
+    timings: dict[str, float] = {}
+
+    def timed(name: str, fetch: Callable[[], T]) -> T:
+        started = time.monotonic()
+        value = fetch()
+        timings[name] = round(time.monotonic() - started, 4)
+        return value
+
+    if not with_tree:
+        return Observation(timed("screenshot", env.screenshot)), timings
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        tree = pool.submit(timed, "accessibility_tree", env.accessibility_tree)
+        screenshot = timed("screenshot", env.screenshot)
+        return Observation(screenshot, tree.result()), timings
 
 
 def settled(read: Callable[[], T], changed: Callable[[T, T], bool], *, quiet: float, timeout: float,
@@ -126,13 +142,15 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
                 info = execute(ctx.env, action)
             else:
                 info = {"status": "success", "output": "", "error": "", "returncode": 0}
+            executed = time.monotonic()
             if kind == "WAIT":
                 time.sleep(settings.sleep_after_action)
             time.sleep(settings.sleep_after_action)
-            observation = observe(ctx.env, agent.needs_accessibility_tree)
+            observation, observed = observe(ctx.env, agent.needs_accessibility_tree)
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
+            timings = {"execute": round(executed - started, 4), "observe": observed}
             record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
-                         "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4),
+                         "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4), "timings": timings,
                          "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
                          "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else [],
                          "view": view if first_of_turn else None})

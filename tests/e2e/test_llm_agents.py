@@ -172,3 +172,32 @@ def test_a_project_task_solved_by_a_scripted_model_through_the_openai_sdk(tmp_pa
     (record,) = [json.loads(p.read_text()) for p in tmp_path.rglob("result.json")]
     assert (record["score"], len(server.requests)) == (1.0, len(replies))
     assert record["usage"]["prompt_tokens"] > 0
+
+
+CALC_TASK = "tasks/calc/product-revenue-column"
+
+
+def test_a_calc_task_with_set_of_marks_records_the_tree_inside_each_step(tmp_path: Path) -> None:
+    """``--observation som`` on a Calc desktop (the largest tree of the suite): the task is solved,
+    and every step's recorded timings show the accessibility tree fetched inside the step."""
+    from pytest_spider2v.agents.oracle import solution_actions
+
+    cells = solution_actions(ROOT / CALC_TASK / "solution.py")
+    replies = [c if c in ("WAIT", "DONE", "FAIL") else f"```python\n{c}\n```" for c in cells]
+    with LLMServer() as server:
+        server.script(*replies)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", CALC_TASK, "-k", "abstract",
+             "--agent", "gpt-4o", "--llm-base-url", server.openai_url, "--observation", "som",
+             "--results-dir", str(tmp_path), "-v"],
+            cwd=ROOT, env={**os.environ, "OPENAI_API_KEY": KEY}, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-5000:] + proc.stderr[-2000:]
+    (record,) = [json.loads(p.read_text()) for p in tmp_path.rglob("result.json")]
+    assert record["score"] == 1.0
+    steps = [s for s in record["steps"] if s["kind"] == "code"]
+    assert steps
+    for step in steps:
+        tree = step["timings"]["observe"]["accessibility_tree"]
+        assert 0 < tree <= step["duration"], step["timings"]
+    # the model was shown the marked screenshot and the table of the tree's widgets
+    assert all(request.images() for request in server.requests[:len(steps)])
