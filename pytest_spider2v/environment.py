@@ -109,6 +109,12 @@ class Environment:
         """PNG of the whole screen with the pointer drawn."""
         return self._request("GET", "/screenshot").content
 
+    def wait_settled(self, quiet: float = 1.0, timeout: float = 10.0) -> bool:
+        """Wait until the screen has not changed for ``quiet`` seconds (a blinking caret does not
+        count); False when it still changed at ``timeout``. The guest compares the frames."""
+        reply = self._request("POST", "/settle", json={"quiet": quiet, "timeout": timeout}, timeout=timeout + 30)
+        return bool(reply.json()["settled"])
+
     def accessibility_tree(self, walk: str = "fast") -> str:
         """AT-SPI tree as XML (reference section 4.2). ``walk="naive"`` asks for it the original
         harness's way, one round trip per attribute: the same tree, many times slower (the

@@ -6,15 +6,12 @@ original, the screenshot recorded for a step is the state *after* that action (r
 
 from __future__ import annotations
 
-import io
 import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
-
-from PIL import Image, ImageChops
 
 from .actions import ActionError, computer13_to_code
 from .agent import Action, Agent, Observation, action_kind
@@ -79,23 +76,11 @@ def settled(read: Callable[[], T], changed: Callable[[T, T], bool], *, quiet: fl
 
 def first_observation(env: Environment, with_tree: bool) -> Observation:
     """The first observation once the screen has stopped changing for a second (the original
-    slept a fixed 5 s here); a blinking caret does not count as a change."""
-    shot = settled(env.screenshot, lambda a, b: changed_fraction(a, b) > SETTLED_TOLERANCE,
-                   quiet=1.0, timeout=10.0, interval=0.25)
-    return Observation(shot, env.accessibility_tree() if with_tree else None)
-
-
-#: Share of pixels that may change between two screenshots of a settled screen (a caret blinking).
-SETTLED_TOLERANCE = 0.001
-
-
-def changed_fraction(before: bytes, after: bytes) -> float:
-    """Share of pixels that differ visibly between two PNG screenshots (1.0 if sizes differ)."""
-    a, b = (Image.open(io.BytesIO(png)).convert("L") for png in (before, after))
-    if a.size != b.size:
-        return 1.0
-    visible = ImageChops.difference(a, b).point(lambda v: 255 if v > 16 else 0)
-    return visible.histogram()[255] / (a.width * a.height)
+    slept a fixed 5 s here); a blinking caret does not count as a change. The guest watches the
+    screen, so the wait ends within a tenth of a second of the quiet second."""
+    env.wait_settled(quiet=1.0, timeout=10.0)
+    observation, _ = observe(env, with_tree)
+    return observation
 
 
 def execute(env: Environment, action: Action) -> dict[str, Any]:

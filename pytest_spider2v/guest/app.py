@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, request, send_file
 
-from . import a11y, commands, screen
+from . import a11y, commands, screen, stillness
 
 A11Y_TIMEOUT = 120.0
 A11Y_CHECK_TIMEOUT = 5.0
@@ -85,6 +85,15 @@ def create_app() -> Flask:
         if problem:
             return jsonify(status="starting", reason=problem), 503
         return jsonify(status="ready")
+
+    @app.post("/settle")
+    def settle():
+        """Return once the screen has not changed for ``quiet`` seconds (or at ``timeout``)."""
+        data = request.get_json(force=True) or {}
+        settled, waited = stillness.wait_until_still(
+            screen.frame, quiet=float(data.get("quiet", 1.0)), timeout=float(data.get("timeout", 10.0)),
+            tolerance=float(data.get("tolerance", stillness.TOLERANCE)))
+        return jsonify(settled=settled, waited=round(waited, 3))
 
     @app.get("/screenshot")
     def screenshot():

@@ -69,6 +69,11 @@ def _arrow(x: int, y: int) -> tuple[Image.Image, int, int]:
     return image, x, y
 
 
+def frame() -> Image.Image:
+    """The screen as it is now, without the pointer (for telling whether it changes)."""
+    return ImageGrab.grab(xdisplay=DISPLAY)
+
+
 def screenshot_png() -> bytes:
     """The full screen with the pointer drawn, as the original server's screenshots were."""
     shot = ImageGrab.grab(xdisplay=DISPLAY)

@@ -123,6 +123,8 @@ def launch(ctx: TaskContext, command: Command, shell: bool = False) -> None:
 
 #: How long ``open`` waits for the opened file's window (LibreOffice takes 5-20 s to start).
 OPEN_WINDOW_TIMEOUT = 60.0
+#: How often ``open`` looks for that window (a look is one ``wmctrl -l``, a few milliseconds).
+OPEN_WINDOW_INTERVAL = 0.1
 
 
 @setup_steps.register("open")
@@ -145,7 +147,7 @@ def open_(ctx: TaskContext, path: str) -> None:
         titles = ctx.env.execute(["wmctrl", "-l"]).stdout
         if any(name in line.split(None, 3)[-1] for line in titles.splitlines() if line.strip()):
             return
-        time.sleep(0.5)
+        time.sleep(OPEN_WINDOW_INTERVAL)
     logger.warning("open %s: no window titled with %r after %.0f s", path, name, OPEN_WINDOW_TIMEOUT)
 
 
