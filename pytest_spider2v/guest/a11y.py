@@ -330,20 +330,30 @@ def _attributes(node: Node, got: dict[str, Any]) -> dict[str, str]:
     return attrs
 
 
-async def _children_by_index(pipe: Pipe, parents: list[Node], known: dict[str, Node]) -> None:
+async def _fetch_children(pipe: Pipe, parents: list[Node], known: dict[str, Node]) -> None:
     """Children of parents the cache could not answer for (a child count of -1, children it
-    lists at index -1, an application without a cache); nodes it does know are reused."""
+    lists at index -1, an application without a cache): all of a parent's children in one
+    ``GetChildren``, or one ``GetChildAtIndex`` each past :data:`MAX_CHILDREN` or when the two
+    disagree. Nodes the cache does know are reused."""
     unsure = [p for p in parents if p.child_count < 0]
     counts = await pipe.many((p.path, PROPERTIES, "Get", "ss", [ACCESSIBLE, "ChildCount"]) for p in unsure)
     for parent, count in zip(unsure, counts):
         parent.child_count = count[0].value if _ok(count) else 0
-    refs = iter(await pipe.many((p.path, ACCESSIBLE, "GetChildAtIndex", "i", [i])
-                                for p in parents for i in range(min(p.child_count, MAX_CHILDREN))))
+    few = [p for p in parents if 0 < p.child_count <= MAX_CHILDREN]
+    listed = dict(zip(few, await pipe.many((p.path, ACCESSIBLE, "GetChildren", "", []) for p in few)))
+    refs: dict[Node, list[Any]] = {}
+    for parent, reply in listed.items():
+        if _ok(reply) and len(reply[0]) == parent.child_count:
+            refs[parent] = [[ref] for ref in reply[0]]
+    by_index = [p for p in parents if p not in refs and p.child_count > 0]
+    replies = iter(await pipe.many((p.path, ACCESSIBLE, "GetChildAtIndex", "i", [i])
+                                   for p in by_index for i in range(min(p.child_count, MAX_CHILDREN))))
+    for parent in by_index:
+        refs[parent] = [next(replies) for _ in range(min(parent.child_count, MAX_CHILDREN))]
     new = []
     for parent in parents:
         parent.children = []
-        for _ in range(min(parent.child_count, MAX_CHILDREN)):
-            ref = next(refs)
+        for ref in refs.get(parent, ()):
             if not _ok(ref) or ref[0][1] == NULL_PATH:
                 continue
             child = known.get(ref[0][1])
@@ -426,7 +436,7 @@ async def _application(bus: MessageBus, name: str, root_path: str) -> Node:
                     node.children = []
                 break
             sheets = [node for node, in_calc in level if in_calc and node.role_name == "table"]
-            await _children_by_index(pipe, [node for node, _ in level if node.children is None and node not in sheets],
+            await _fetch_children(pipe, [node for node, _ in level if node.children is None and node not in sheets],
                                      known)
             for sheet in sheets:
                 sheet.children = await _calc_cells(pipe, sheet)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, request, send_file
 
-from . import a11y, commands, screen, stillness
+from . import commands, screen, stillness
 
 A11Y_TIMEOUT = 120.0
 A11Y_CHECK_TIMEOUT = 5.0
@@ -43,6 +43,8 @@ def _naive_tree() -> tuple[str | None, str]:
 
 
 def _fast_tree() -> tuple[str | None, str]:
+    from . import a11y  # D-Bus and AT-SPI: only images with a screen have them
+
     try:
         return a11y.tree_xml(A11Y_TIMEOUT), ""
     except (TimeoutError, asyncio.TimeoutError):
@@ -81,6 +83,8 @@ def create_app() -> Flask:
 
     @app.get("/health")
     def health():
+        from . import a11y
+
         problem = screen.desktop_problem() or a11y.registry_problem(A11Y_CHECK_TIMEOUT)
         if problem:
             return jsonify(status="starting", reason=problem), 503

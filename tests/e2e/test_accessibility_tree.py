@@ -42,10 +42,11 @@ def desktop(conformance_provider: Provider) -> Iterator[Environment]:
         conformance_provider.release(env)
 
 
-def wait_for_window(env: Environment, title: str) -> None:
+def wait_for_window(env: Environment, text: str) -> None:
+    """Until a window whose title or class has ``text`` exists."""
     deadline = time.monotonic() + STABLE_TIMEOUT
-    while title not in env.execute(["wmctrl", "-l"]).stdout:
-        assert time.monotonic() < deadline, f"no window {title!r}"
+    while text not in env.execute(["wmctrl", "-lx"]).stdout:
+        assert time.monotonic() < deadline, f"no window {text!r}"
         time.sleep(0.2)
 
 
@@ -92,7 +93,7 @@ def test_chromium_with_a_page(desktop: Environment) -> None:
 
 def test_terminal(desktop: Environment) -> None:
     desktop.launch(["gnome-terminal", "--", "bash", "-c", "seq 1 30; echo spider2v; exec bash"])
-    wait_for_window(desktop, "Terminal")
+    wait_for_window(desktop, "Gnome-terminal")
     assert_walks_agree(desktop, min_nodes=10)
 
 

@@ -1,0 +1,66 @@
+"""The benchmark's figures file and the README table generated from it (the script lives in
+benchmarks/, outside the package, and is loaded from its path)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "benchmarks" / "harness.py"
+
+
+@pytest.fixture(scope="module")
+def harness():
+    spec = importlib.util.spec_from_file_location("spider2v_harness", SCRIPT)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+FIGURES = {
+    "accessibility_tree": {"calc": {"fast": {"p50": 0.5}, "naive": {"p50": 6.0}, "speedup": 12.0, "nodes": 3051,
+                                    "equal": True, "task": "tasks/calc/x/task.json"}},
+    "reset": {"desktop": {"spare": {"p50": 1.2}, "no_spare": {"p50": 2.0}, "task": "tasks/calc/x/task.json"}},
+    "suite": {"n1": {"seconds": 3000.0, "passed": 86}, "n2": {"seconds": 1700.0, "passed": 86}, "speedup": 1.76},
+    "idle_memory_mb": {"desktop": 410.0, "airflow": 700.0},
+}
+
+
+def test_targets_are_judged_on_the_p50_and_unmeasured_ones_say_so(harness) -> None:
+    verdicts = harness.verdicts(FIGURES)
+    assert verdicts["accessibility_tree.calc.fast"] == {"target": "≤ 0.3 s", "measured": 0.5, "met": False}
+    assert verdicts["accessibility_tree.calc.speedup"]["met"] is False
+    assert verdicts["reset.desktop.spare"]["met"] is True
+    assert verdicts["suite.speedup"]["met"] is True
+    assert verdicts["idle_memory_mb.desktop"]["met"] is True
+    assert verdicts["step_overhead.som_calc"] == {"target": "≤ 0.6 s", "measured": None, "met": None}
+
+
+def test_new_parts_merge_into_the_file_keeping_the_others(harness, tmp_path: Path) -> None:
+    path = tmp_path / "figures.json"
+    harness.write_figures({"reset": FIGURES["reset"]}, path)
+    data = harness.write_figures({"suite": FIGURES["suite"]}, path)
+    assert set(data["figures"]) == {"reset", "suite"} and set(data["measured_at"]) == {"reset", "suite"}
+    assert json.loads(path.read_text())["targets"]["suite.speedup"]["met"] is True
+
+
+def test_the_table_shows_each_figure_beside_its_baseline_and_target(harness) -> None:
+    text = harness.table({"figures": FIGURES, "targets": harness.verdicts(FIGURES), "machine": {"cpus": 2}})
+    assert "| accessibility tree, calc task desktop (3051 nodes, equal trees) | 0.50 s | naive walk 6.00 s (12.0× faster)" in text
+    assert "≤ 0.3 s: **not met**" in text
+    assert "without a spare container 2.00 s" in text
+    assert "speed-up 1.76 | ≥ 1.6 x: met" in text
+    assert "| idle container memory, airflow | 700 MB |" in text
+
+
+def test_the_readme_table_matches_the_committed_figures() -> None:
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--table", "--check", str(ROOT / "README.md")],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
