@@ -126,6 +126,28 @@ class Environment:
         data = self._request("POST", "/screen_size").json()
         return int(data["width"]), int(data["height"])
 
+    # -- watching ---------------------------------------------------------------------------
+    def live_view(self, *, view_only: bool = True) -> str:
+        """Serve the desktop to a browser (noVNC); the URL to open on the host."""
+        reply = self._request("POST", "/live", json={"view_only": view_only})
+        if reply.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: live view: {reply.text[:300]}")
+        data = reply.json()
+        return f"{self.host_url(int(data['port']))}/{data['page']}"
+
+    def start_recording(self, guest_path: str) -> None:
+        """Record the screen into ``guest_path`` (an MP4) until :meth:`stop_recording`."""
+        reply = self._request("POST", "/recording/start", json={"path": guest_path})
+        if reply.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: recording: {reply.text[:300]}")
+
+    def stop_recording(self) -> dict[str, Any]:
+        """Finish the recording: ``path`` (in the guest), ``seconds``, ffmpeg's ``errors``."""
+        reply = self._request("POST", "/recording/stop", timeout=60)
+        if reply.status_code != 200:
+            raise EnvironmentFault(f"{self.name}: recording: {reply.text[:300]}")
+        return dict(reply.json())
+
     # -- commands ---------------------------------------------------------------------------
     def execute(self, command: str | list[str], *, shell: bool = False, timeout: float = 300.0) -> ExecResult:
         """Run a command to completion as the desktop user."""

@@ -21,8 +21,8 @@ import yaml
 
 #: The folder holding ``snapshots.yaml`` and one sub-folder per recipe: this package's own.
 ENVIRONMENTS_DIR = Path(__file__).resolve().parent
-#: Guest ports every environment publishes: the guest server and Chromium DevTools.
-BASE_PORTS: tuple[int, ...] = (5000, 9222)
+#: Guest ports every environment publishes: the guest server, Chromium DevTools and the live view.
+BASE_PORTS: tuple[int, ...] = (5000, 9222, 6080)
 
 
 def image_name(recipe: str) -> str:

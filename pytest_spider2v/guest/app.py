@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flask import Flask, jsonify, request, send_file
 
-from . import commands, screen, stillness
+from . import commands, live, recording, screen, stillness
 
 A11Y_TIMEOUT = 120.0
 A11Y_CHECK_TIMEOUT = 5.0
@@ -89,6 +89,31 @@ def create_app() -> Flask:
         if problem:
             return jsonify(status="starting", reason=problem), 503
         return jsonify(status="ready")
+
+    @app.post("/live")
+    def live_view():
+        """Serve the desktop to a browser (noVNC) until the container goes; ``view_only``."""
+        data = request.get_json(force=True) or {}
+        try:
+            return jsonify(live.start(view_only=bool(data.get("view_only", True))))
+        except (OSError, RuntimeError) as exc:
+            return jsonify(status="error", message=str(exc)), 500
+
+    @app.post("/recording/start")
+    def recording_start():
+        path = _guest_path((request.get_json(force=True) or {}).get("path", "~/.spider2v/episode.mp4"))
+        try:
+            recording.start(path)
+        except OSError as exc:
+            return jsonify(status="error", message=str(exc)), 500
+        return jsonify(status="recording", path=str(path))
+
+    @app.post("/recording/stop")
+    def recording_stop():
+        finished = recording.stop()
+        if finished is None:
+            return jsonify(status="error", message="nothing is being recorded"), 409
+        return jsonify(finished)
 
     @app.post("/settle")
     def settle():
