@@ -1,5 +1,5 @@
 """Name -> implementation registries: the seams through which setup steps, getters, metrics,
-agents and providers plug in without the core knowing any of them.
+agents, providers and task formats plug in without the core knowing any of them.
 
 A name can also be *declared* without an implementation (for example a cloud getter of the
 original benchmark). Declared names pass task validation, and using one raises
@@ -125,6 +125,9 @@ metrics: Registry[Callable[..., float]] = Registry("metric")
 agents: Registry[Callable[..., Any]] = Registry("agent")
 #: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.providers``).
 providers: Registry[Callable[..., Any]] = Registry("provider")
+#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.task.TaskFormat``):
+#: collection asks them which files are task files and turns those into tasks.
+task_formats: Registry[Any] = Registry("task format")
 
 
 #: Entry-point group of the modules that fill the registries on import. The built-in steps,
