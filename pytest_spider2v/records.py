@@ -83,6 +83,8 @@ class TaskResult:
     usage: dict[str, float] = field(default_factory=dict)
     initial_observation: dict[str, str] = field(default_factory=dict)
     stop_reason: str = ""
+    #: the final answer the agent ended with (DONE carrying a text), for tasks that ask a question
+    answer: str | None = None
     #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
     attempts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -192,6 +194,11 @@ class TaskRecord:
         self.result.stop_reason = reason
         self.save()
 
+    def answered(self, text: str) -> None:
+        """The final answer the agent ended the episode with."""
+        self.result.answer = text
+        self.save()
+
     def retry(self, detail: str) -> None:
         """Close the current attempt, which an infrastructure fault ended, before the next one.
 
@@ -210,6 +217,7 @@ class TaskRecord:
         self.result.steps = []
         self.result.initial_observation = {}
         self.result.stop_reason = ""
+        self.result.answer = None
         self.result.timings = {"started": self.result.timings["started"]}
         self.save()
 

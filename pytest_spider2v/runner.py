@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from PIL import Image, ImageChops
 
 from .actions import ActionError, computer13_to_code
-from .agent import Action, Agent, Observation, action_kind
+from .agent import Action, Agent, Observation, action_kind, answer_of
 from .context import TaskContext
 from .environment import Environment
 from .records import TaskRecord
@@ -131,11 +131,14 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             time.sleep(settings.sleep_after_action)
             observation = observe(ctx.env, agent.needs_accessibility_tree)
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
+            answer = answer_of(action)
             record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
                          "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4),
                          "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
                          "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else [],
-                         "view": view if first_of_turn else None})
+                         "view": view if first_of_turn else None, **({"answer": answer} if answer is not None else {})})
+            if answer is not None:
+                record.answered(answer)
             infos.append(info)
             episode.actions.append(action)
             ctx.history.append(action)

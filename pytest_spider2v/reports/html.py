@@ -47,6 +47,8 @@ def render_task(result: dict[str, Any], directory: Path, link_base: Path | None 
         parts.append(_section("Episode ended", f"<p>{_e(result['stop_reason'])}</p>"))
     if result.get("detail"):
         parts.append(_section("Detail", f"<pre>{_e(result['detail'])}</pre>"))
+    if result.get("answer") is not None:
+        parts.append(_section("Answer", f"<pre>{_e(result['answer'])}</pre>"))
     parts.append(_evaluation(result.get("evaluation") or []))
     parts.append(_attempts(result.get("attempts") or []))
     parts.append(_timings(result.get("timings") or {}))
@@ -185,6 +187,8 @@ def _action(step: dict[str, Any]) -> str:
     kind = step.get("kind", "")
     if action is None or isinstance(action, str):
         text = action or ""
+    elif kind == "DONE" and action.get("answer") is not None:  # DONE carrying the final answer
+        text = str(action["answer"])
     else:  # a computer_13 dict
         text = json.dumps(action, indent=1, ensure_ascii=False, default=str)
     label = "no action" if kind == "none" else kind
