@@ -21,7 +21,7 @@ SPECIAL_ACTIONS = ("WAIT", "FAIL", "DONE")
 
 @dataclass(frozen=True)
 class Observation:
-    screenshot: bytes  #: PNG
+    screenshot: bytes | None  #: PNG; None for an environment without a screen
     accessibility_tree: str | None = None
     #: execution results (original ``/execute`` reply shape) of the previous turn's actions
     infos: tuple[dict[str, Any], ...] = ()

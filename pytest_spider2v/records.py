@@ -155,16 +155,19 @@ class TaskRecord:
     def seconds(self, name: str) -> float:
         return float(self.result.timings.get(name, 0.0))
 
-    def observation(self, index: int, screenshot: bytes, accessibility_tree: str | None) -> dict[str, str]:
-        """Store the observation after step ``index`` (0 = the first one) and name its files."""
-        files = {"screenshot": f"step_{index:03d}.png"}
-        (self.directory / files["screenshot"]).write_bytes(screenshot)
+    def observation(self, index: int, screenshot: bytes | None, accessibility_tree: str | None) -> dict[str, str]:
+        """Store the observation after step ``index`` (0 = the first one) and name its files
+        (none for an environment without a screen)."""
+        files: dict[str, str] = {}
+        if screenshot is not None:
+            files["screenshot"] = f"step_{index:03d}.png"
+            (self.directory / files["screenshot"]).write_bytes(screenshot)
         if accessibility_tree is not None:
             files["accessibility_tree"] = f"step_{index:03d}.xml"
             (self.directory / files["accessibility_tree"]).write_text(accessibility_tree, encoding="utf-8")
         return files
 
-    def first_observation(self, screenshot: bytes, accessibility_tree: str | None) -> None:
+    def first_observation(self, screenshot: bytes | None, accessibility_tree: str | None) -> None:
         """Store the observation the agent starts from."""
         self.result.initial_observation = self.observation(0, screenshot, accessibility_tree)
         self.save()

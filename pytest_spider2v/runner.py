@@ -2,6 +2,8 @@
 
 As in the paper, ``max_steps`` bounds agent *turns*; a turn may carry several actions. Unlike the
 original, the screenshot recorded for a step is the state *after* that action (reference §9.6).
+An environment without a screen (``display: false``) is observed through its actions' output
+alone: no screenshots or trees, and no settle time, since nothing on a screen needs to settle.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Episode:
 
 
 def observe(env: Environment, with_tree: bool) -> Observation:
+    if not env.display:
+        return Observation(None)
     return Observation(env.screenshot(), env.accessibility_tree() if with_tree else None)
 
 
@@ -64,6 +68,8 @@ def settled(read: Callable[[], T], changed: Callable[[T, T], bool], *, quiet: fl
 def first_observation(env: Environment, with_tree: bool) -> Observation:
     """The first observation once the screen has stopped changing for a second (the original
     slept a fixed 5 s here); a blinking caret does not count as a change."""
+    if not env.display:
+        return Observation(None)
     shot = settled(env.screenshot, lambda a, b: changed_fraction(a, b) > SETTLED_TOLERANCE,
                    quiet=1.0, timeout=10.0, interval=0.25)
     return Observation(shot, env.accessibility_tree() if with_tree else None)
@@ -128,7 +134,8 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
                 info = {"status": "success", "output": "", "error": "", "returncode": 0}
             if kind == "WAIT":
                 time.sleep(settings.sleep_after_action)
-            time.sleep(settings.sleep_after_action)
+            if ctx.env.display:  # the screen's settle time
+                time.sleep(settings.sleep_after_action)
             observation = observe(ctx.env, agent.needs_accessibility_tree)
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
             answer = answer_of(action)

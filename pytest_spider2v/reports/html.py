@@ -148,21 +148,26 @@ def _settings(settings: dict[str, Any]) -> str:
 
 
 def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+    """One row per step: reply, action, its result and (for an environment with a screen) the
+    screenshot after it; an environment without one gets no screenshot column."""
     rows = []
+    steps = result.get("steps", [])
     first = result.get("initial_observation") or {"screenshot": "step_000.png"}
     if (directory / first.get("screenshot", "")).is_file():
         rows.append(["0", "&ndash;", "<i>initial observation</i>", "&ndash;", _observation(first, directory, link_base)])
-    for step in result.get("steps", []):
+    screen = bool(rows) or any((s.get("observation") or {}).get("screenshot") for s in steps)
+    for step in steps:
         rows.append([
             _e(step.get("index", "")) + (f"<br><small>{step['duration']:.1f} s</small>" if isinstance(step.get("duration"), (int, float)) else ""),
             _reply(step.get("response") or "") + _view(step, directory, link_base),
             _action(step),
             _info(step.get("info") or {}),
-            _observation(step.get("observation") or {}, directory, link_base),
+            *([_observation(step.get("observation") or {}, directory, link_base)] if screen else []),
         ])
     if not rows:
         return _section("Steps", "<p><i>no steps recorded</i></p>")
-    return _section(f"Steps ({len(result.get('steps', []))})", _table(["#", "agent reply", "action", "result", "screenshot after the step"], rows))
+    header = ["#", "agent reply", "action", "result", *(["screenshot after the step"] if screen else [])]
+    return _section(f"Steps ({len(steps)})", _table(header, rows))
 
 
 def _view(step: dict[str, Any], directory: Path, link_base: Path | None) -> str:
