@@ -49,7 +49,7 @@ import yaml
 
 from .environments import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
 from .registry import EXTENSIONS_GROUP, Registry, getters, metrics, setup_steps
-from .task import Task
+from .task import BUILT_IN_LAYOUTS, Task
 from .validation import CHECKS
 
 #: Changes whenever what a fingerprint covers changes, so old states stop matching.
@@ -99,9 +99,10 @@ def extension_packages() -> tuple[str, ...]:
 
 def solution_files(task: Task) -> list[Path]:
     """The solution files the task's checks replay: a project task's ``solution.py`` and
-    ``wrong_solution.py``, a checkout task's reference solution written for this project."""
+    ``wrong_solution.py``, a checkout task's reference solution written for this project (a task
+    format's made solutions are no files: :meth:`Fingerprinter._solutions` hashes their text)."""
     if task.layout != "project":
-        return [task.solution] if task.solution is not None else []
+        return [task.solution] if isinstance(task.solution, Path) else []
     return [task.folder / c.solution for c in CHECKS if c.solution and (task.folder / c.solution).is_file()]
 
 
@@ -317,7 +318,12 @@ class Fingerprinter:
 
     # -- the parts ------------------------------------------------------------------------------
     def _task_files(self, task: Task) -> dict[str, str]:
-        files = {".": tree_digest(task.folder)}
+        """A task file's folder; for a task format's file of many tasks (a questions file beside
+        its tables), the task's own document instead, so one question's change is its own."""
+        if task.layout in BUILT_IN_LAYOUTS:
+            files = {".": tree_digest(task.folder)}
+        else:
+            files = {"task": _sha(task.spec.model_dump_json()), "facets": _sha(json.dumps(task.facets, sort_keys=True))}
         for path in self._named_host_paths(task):
             files[os.path.relpath(path, task.root)] = tree_digest(path)
         return files
@@ -374,7 +380,7 @@ class Fingerprinter:
         return out
 
     def _solutions(self, task: Task) -> dict[str, str]:
-        out: dict[str, str] = {}
+        out: dict[str, str] = {name: _sha(text) for name, text in task.made_solutions.items()}
         todo = solution_files(task)
         while todo:
             path = todo.pop()

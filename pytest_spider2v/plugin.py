@@ -225,7 +225,9 @@ class TaskItem(pytest.Function):
 
     @classmethod
     def from_check(cls, parent: TaskFile, task: Task, check: Check) -> TaskItem:
-        if check.solution and task.layout == "project":
+        if check.solution and check.solution in task.made_solutions:
+            task = replace(task, solution=task.made_solutions[check.solution])
+        elif check.solution and task.layout == "project":
             path = task.folder / check.solution
             task = replace(task, solution=path if path.exists() else None)
         item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, check_task)

@@ -54,6 +54,8 @@ CATEGORIES = (
     "it_service_management",
 )
 DIFFICULTIES = ("easy", "medium", "hard")
+#: The layouts read here; any other ``Task.layout`` is a registered :class:`TaskFormat`'s name.
+BUILT_IN_LAYOUTS = ("project", "spider2v")
 
 
 class TaskFormatError(Exception):
@@ -159,8 +161,16 @@ class Task:
     variant: str  #: "abstract" or "verbose" (a task format may name its own, e.g. "closed_form")
     instruction: str  #: the full instruction the agent receives
     app: str  #: the app folder the task lives in
-    solution: Path | None = None
+    #: what the oracle plays: a solution file, or the cells (``solution.py``'s format) of one a
+    #: task format made from its data; None when there is none
+    solution: Path | str | None = None
     extra_markers: tuple[str, ...] = field(default=())
+    #: what a task format knows of the task beyond the Spider2-V schema (DABench: its concepts and
+    #: answer names), kept in the record for reports
+    facets: Mapping[str, Any] = field(default_factory=dict)
+    #: solutions a task format makes from its data instead of reading files (DABench: the labels as
+    #: the answer, and one sub-answer perturbed), by the file name a ``--validate`` check plays
+    made_solutions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:

@@ -74,6 +74,12 @@ class _Segment:
         return any(line.strip() and not line.lstrip().startswith("#") for line in self.body.splitlines())
 
 
+def made_solution_cells(text: str) -> list[Cell]:
+    """The cells of a solution a task format made (text no file holds, so based on none)."""
+    segments = _segments_of(text)
+    return [Cell(s.marker.strip(), s.body.strip()) for s in segments if s.has_code]
+
+
 def solution_cells(path: Path, _seen: tuple[Path, ...] = ()) -> list[Cell]:
     """The cells of a solution file in the order they are played (``based-on`` resolved)."""
     segments = _segments(path)
@@ -99,8 +105,11 @@ def cell_action(code: str) -> Action:
 
 
 def _segments(path: Path) -> list[_Segment]:
+    return _segments_of(path.read_text(encoding="utf-8"))
+
+
+def _segments_of(text: str) -> list[_Segment]:
     """The text before the first marker, then one segment per marker."""
-    text = path.read_text(encoding="utf-8")
     markers = list(MARKER.finditer(text))
     ends = [m.start() for m in markers[1:]] + [len(text)]
     first = _Segment(0, "", text[:markers[0].start()] if markers else text)
@@ -161,6 +170,9 @@ def _patched(path: Path, segments: list[_Segment], seen: tuple[Path, ...]) -> li
 
 
 class OracleAgent:
+    """Plays the task's solution: its file, or the solution its task format made (DABench: the
+    labels as the answer)."""
+
     needs_accessibility_tree = False
 
     def __init__(self) -> None:
@@ -169,7 +181,10 @@ class OracleAgent:
     def reset(self, task: Task) -> None:
         if task.solution is None:
             raise Unavailable("agent", "oracle", f"task {task.key} has no reference solution (solution.py)")
-        self._pending = solution_cells(task.solution)
+        if isinstance(task.solution, Path):
+            self._pending = solution_cells(task.solution)
+        else:
+            self._pending = made_solution_cells(task.solution)
 
     def act(self, instruction: str, observation: Observation) -> Turn:
         if not self._pending:
