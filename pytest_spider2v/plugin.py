@@ -33,7 +33,7 @@ from .task import (
     load_task_file,
     registered_formats,
 )
-from .validation import CHECKS, Check, check_task
+from .validation import Check, check_task, task_checks
 from .validation_summary import ValidationSummary
 
 
@@ -182,8 +182,7 @@ class TaskFile(pytest.Module):
         if self.config.getoption("spider2v_validate"):
             # checks are per task, not per variant: a project file's two variants share them
             checked = tasks[:1] if tasks and tasks[0].layout == "project" else tasks
-            collected = [TaskItem.from_check(self, task, check) for task in checked for check in CHECKS
-                         if task.layout == "project" or not check.project_only]
+            collected = [TaskItem.from_check(self, task, check) for task in checked for check in task_checks(task)]
         else:
             collected = [TaskItem.from_task(self, task) for task in tasks]
         return collected + [BadTask.from_parent(self, name=_error_name(error), error=error) for error in errors]

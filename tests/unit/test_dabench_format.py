@@ -230,3 +230,17 @@ def test_dev_set_markers_follow_level_and_concepts(published: list[Task]) -> Non
     assert sum("hard" in t.markers and "correlation_analysis" in t.markers for t in published) == hard_correlation
     assert Counter(t.difficulty for t in published) == Counter(r["level"] for r in rows)
     assert set(DABenchFormat.markers) >= {m for t in published for m in t.extra_markers}
+
+
+# -- --validate ---------------------------------------------------------------------------------
+
+
+def test_validate_gives_each_question_the_reference_wrong_and_noop_checks(pytester: pytest.Pytester) -> None:
+    checkout(pytester.path, questions=QUESTIONS[:1])
+    found, _ = pytester.inline_genitems(".", "--validate")
+    assert [item.name for item in found] == [
+        "q0-titanic[validate-reference]", "q0-titanic[validate-wrong]", "q0-titanic[validate-noop]"]
+    reference, wrong, noop = found
+    assert reference.task.solution == reference.task.made_solutions["solution.py"]  # type: ignore[attr-defined]
+    assert wrong.task.solution.endswith("DONE\n@mean_fare[35.65]\n")  # type: ignore[attr-defined]
+    assert (noop.check.agent, noop.check.same_resets) == ("noop", False)  # type: ignore[attr-defined]
