@@ -85,6 +85,8 @@ class TaskResult:
     stop_reason: str = ""
     #: the final answer the agent ended with (DONE carrying a text), for tasks that ask a question
     answer: str | None = None
+    #: what the task's format knows of it beyond the schema (DABench: concepts, answer names)
+    facets: dict[str, Any] = field(default_factory=dict)
     #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
     attempts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -135,6 +137,7 @@ class TaskRecord:
             apps=list(task.spec.related_apps), category=task.category, interface=task.interface,
             difficulty=task.difficulty, variant=task.variant, account=task.account,
             instruction=task.instruction, agent=agent, settings=settings, timings={"started": time.time()},
+            facets=dict(task.facets),
         )
         record = cls(directory, result)
         record.save()

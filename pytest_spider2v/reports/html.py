@@ -102,8 +102,20 @@ def _header(result: dict[str, Any]) -> str:
 def _evaluation(evaluation: list[dict[str, Any]]) -> str:
     if not evaluation:
         return ""
-    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>"] for m in evaluation]
+    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>" + _parts(m)]
+            for m in evaluation]
     return _section("Evaluation", _table(["metric", "score", "detail"], rows))
+
+
+def _parts(entry: dict[str, Any]) -> str:
+    """The verdict on each part a metric judged (a closed-form question's sub-answers)."""
+    parts = [p for p in entry.get("parts") or [] if "correct" in p]
+    if not parts:
+        return ""
+    rows = [[_e(p.get("name", "")), _e(p.get("expected", "")),
+             "&ndash;" if p.get("given") is None else _e(p["given"]),
+             '<span class="ok">right</span>' if p["correct"] else '<span class="err">wrong</span>'] for p in parts]
+    return _table(["sub-answer", "expected", "given", "verdict"], rows)
 
 
 def _timings(timings: dict[str, Any]) -> str:
