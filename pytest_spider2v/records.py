@@ -37,7 +37,7 @@ _ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|traje
 
 def task_dir(results_dir: Path, run: str, task: Task) -> Path:
     """Where one task's record lives; stable across runs so that ``--resume`` finds it."""
-    name = task.id if task.layout == "spider2v" else f"{task.id}-{task.variant}"
+    name = f"{task.id}-{task.variant}" if task.layout == "project" else task.id  # only a project file has variants
     return results_dir / _slug(run) / _slug(task.app) / _slug(name)
 
 

@@ -16,6 +16,7 @@ from pytest_spider2v.agents.oracle import OracleAgent
 from pytest_spider2v.formats.dabench import DATA_FOLDER, DABenchFormat, perturbed
 from pytest_spider2v.metrics.closed_form import closed_form, is_equal
 from pytest_spider2v.task import Task, TaskFormatError, is_task_file, load_task_file
+from tests.support.dabench import make_checkout
 from tests.support.shared import require, shared
 
 QUESTIONS = [
@@ -36,19 +37,8 @@ LABELS = [
 ]
 
 
-def write_jsonl(path: Path, rows: list[Any]) -> None:
-    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows), encoding="utf-8")
-
-
 def checkout(root: Path, questions: list[Any] = QUESTIONS, labels: list[Any] = LABELS) -> Path:
-    """A minimal InfiAgent checkout; returns its questions file."""
-    data = root / DATA_FOLDER
-    (data / "da-dev-tables").mkdir(parents=True)
-    for table in ("titanic.csv", "fares 2024.csv"):
-        (data / "da-dev-tables" / table).write_text("Fare\n7.25\n71.28\n", encoding="utf-8")
-    write_jsonl(data / "da-dev-questions.jsonl", questions)
-    write_jsonl(data / "da-dev-labels.jsonl", labels)
-    return data / "da-dev-questions.jsonl"
+    return make_checkout(root, questions, labels)
 
 
 def items(result: pytest.RunResult) -> list[str]:
