@@ -330,8 +330,9 @@ class Fingerprinter:
 
     def _named_host_paths(self, task: Task) -> list[Path]:
         """Host files (or folders) the task names relative to its root, outside its folder:
-        shared data of a checkout (``evaluation_examples/examples/<app>/all_databases.sql``)."""
-        folder = task.folder.resolve()
+        shared data of a checkout (``evaluation_examples/examples/<app>/all_databases.sql``); for
+        a task format's task, whose folder is not hashed, inside it too (a question's table)."""
+        folder = task.folder.resolve() if task.layout in BUILT_IN_LAYOUTS else None
         root = task.root.resolve()
         found: dict[Path, None] = {}
         for text in _strings([s.model_dump() for s in task.spec.config], task.spec.evaluator.model_dump()):
@@ -342,9 +343,9 @@ class Fingerprinter:
                 is_file, is_dir = path.is_file(), path.is_dir()
             except (OSError, ValueError):  # not a path at all (a name too long, a NUL)
                 continue
-            if path == folder or folder in path.parents:
+            if folder is not None and (path == folder or folder in path.parents):
                 continue  # hashed with the folder
-            if is_file or (is_dir and root in path.parents and path not in folder.parents):
+            if is_file or (is_dir and root in path.parents and (folder is None or path not in folder.parents)):
                 found[path] = None
         return sorted(found)
 

@@ -234,3 +234,21 @@ def test_validate_gives_each_question_the_reference_wrong_and_noop_checks(pytest
     assert reference.task.solution == reference.task.made_solutions["solution.py"]  # type: ignore[attr-defined]
     assert wrong.task.solution.endswith("DONE\n@mean_fare[35.65]\n")  # type: ignore[attr-defined]
     assert (noop.check.agent, noop.check.same_resets) == ("noop", False)  # type: ignore[attr-defined]
+
+
+def test_a_questions_fingerprint_covers_its_line_labels_and_table_not_the_others(tmp_path: Path) -> None:
+    from pytest_spider2v.fingerprint import Fingerprinter
+
+    def fingerprints(root: Path, questions: list[Any], labels: list[Any]) -> dict[str, str]:
+        return {t.id: Fingerprinter().fingerprint(t) for t in loaded(make_checkout(root, questions, labels))}
+
+    before = fingerprints(tmp_path / "a", QUESTIONS, LABELS)
+    relabelled = fingerprints(tmp_path / "b", QUESTIONS, [LABELS[0], {"id": 5, "common_answers": [["r", "0.3"]]},
+                                                          LABELS[2]])
+    assert [before[k] == relabelled[k] for k in before] == [True, False, True]
+    reworded = fingerprints(tmp_path / "c", [{**QUESTIONS[0], "constraints": "Round to 3 places."}, *QUESTIONS[1:]],
+                            LABELS)
+    assert [before[k] == reworded[k] for k in before] == [False, True, True]
+    (tmp_path / "a" / DATA_FOLDER / "da-dev-tables" / "fares 2024.csv").write_text("Fare\n1\n")
+    retabled = {t.id: Fingerprinter().fingerprint(t) for t in loaded(tmp_path / "a" / DATA_FOLDER / "da-dev-questions.jsonl")}
+    assert [before[k] == retabled[k] for k in before] == [True, True, False]
