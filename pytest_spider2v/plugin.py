@@ -185,7 +185,7 @@ class TaskFile(pytest.Module):
             collected = [TaskItem.from_check(self, task, check) for task in checked for check in task_checks(task)]
         else:
             collected = [TaskItem.from_task(self, task) for task in tasks]
-        return collected + [BadTask.from_parent(self, name=_error_name(error), error=error) for error in errors]
+        return collected + [BadTask.from_parent(self, name=_error_name(error, self.path), error=error) for error in errors]
 
 
 class BadTask(pytest.Collector):
@@ -200,8 +200,12 @@ class BadTask(pytest.Collector):
         raise self.CollectError(str(self.error))
 
 
-def _error_name(error: TaskFormatError) -> str:
-    return f"line-{error.line}" if error.line is not None else f"task-{error.task_id or '?'}"
+def _error_name(error: TaskFormatError, path: Path) -> str:
+    """``line-12`` for a line of the collected file, ``da-dev-labels-line-3`` for one of a file it
+    reads beside it, else the task's id."""
+    if error.line is None:
+        return f"task-{error.task_id or '?'}"
+    return f"line-{error.line}" if error.path == path else f"{error.path.stem}-line-{error.line}"
 
 
 def run_task(spider2v_outcome: Evaluation) -> None:

@@ -252,3 +252,10 @@ def test_a_questions_fingerprint_covers_its_line_labels_and_table_not_the_others
     (tmp_path / "a" / DATA_FOLDER / "da-dev-tables" / "fares 2024.csv").write_text("Fare\n1\n")
     retabled = {t.id: Fingerprinter().fingerprint(t) for t in loaded(tmp_path / "a" / DATA_FOLDER / "da-dev-questions.jsonl")}
     assert [before[k] == retabled[k] for k in before] == [True, True, False]
+
+
+def test_a_bad_labels_line_is_named_after_the_labels_file(pytester: pytest.Pytester) -> None:
+    checkout(pytester.path, labels=[LABELS[0], "[1, 2]", LABELS[1], LABELS[2]])
+    result = pytester.runpytest(".", "--collect-only", "-q")
+    assert len(items(result)) == 3
+    result.stdout.fnmatch_lines(["ERROR *da-dev-questions.jsonl::da-dev-labels-line-2"])
