@@ -17,8 +17,9 @@ questions file collects every question, its labels joined by id, as an ordinary
   the closed-form requirement of its reformat step with the question's format;
 * evaluator: the ``closed_form`` metric on the agent's final answer (``final_answer``), the
   labels as ``expected``;
-* made solutions: the labels as the answer (``solution.py``, which the ``oracle`` agent plays), and
-  the same with its first sub-answer perturbed (``wrong_solution.py``, for ``--validate``).
+* made solutions: the labels as the answer, in the order the format names them (``solution.py``,
+  which the ``oracle`` agent plays), and the same with its first sub-answer perturbed
+  (``wrong_solution.py``, for ``--validate``).
 
 A line that cannot be used (bad JSON, a missing or mistyped field, no labels, a table the
 checkout lacks) is an error naming the file, line, question and field; the other questions still
@@ -91,6 +92,16 @@ def perturbed(value: str) -> str:
     if re.fullmatch(r"-?\d+(\.\d+)?", value.strip()):
         return str(Decimal(value.strip()) + 1)
     return f"{value} (perturbed)"
+
+
+def in_format_order(labels: dict[str, str], answer_format: str) -> dict[str, str]:
+    """The labels in the order the question's format mentions their names (the closed form asks
+    for that order); a name it does not mention goes last."""
+    def place(name: str) -> int:
+        found = answer_format.find(f"@{name}[")
+        return found if found >= 0 else len(answer_format)
+
+    return dict(sorted(labels.items(), key=lambda item: place(item[0])))
 
 
 def made_solutions(labels: dict[str, str]) -> dict[str, str]:
@@ -249,7 +260,7 @@ def _task(path: Path, number: int, line: str, labels: _Labels, seen: dict[str, i
     if qid not in labels.pairs:
         raise fail("id", f"no labels for question {qid} in {_labels_file(path).name}")
     published = labels.pairs[qid][1]
-    pairs = label_pairs(published)
+    pairs = in_format_order(label_pairs(published), data["format"])
     task_id = f"q{qid}-" + (re.sub(r"[^A-Za-z0-9_]+", "_", Path(data["file_name"]).stem).strip("_") or "table")
     spec = validated_spec(path, {
         "id": task_id,

@@ -259,3 +259,12 @@ def test_a_bad_labels_line_is_named_after_the_labels_file(pytester: pytest.Pytes
     result = pytester.runpytest(".", "--collect-only", "-q")
     assert len(items(result)) == 3
     result.stdout.fnmatch_lines(["ERROR *da-dev-questions.jsonl::da-dev-labels-line-2"])
+
+
+def test_the_oracle_answers_in_the_order_the_format_names_the_answers(tmp_path: Path) -> None:
+    question = {**QUESTIONS[0], "format": "@mean_fare_child[v], @mean_fare_adult[v] and @count[n]"}
+    labels = [{"id": 0, "common_answers": [["count", "3"], ["mean_fare_adult", "35.17"], ["mean_fare_child", "31.09"]]}]
+    (task,) = loaded(make_checkout(tmp_path, [question], labels))
+    assert task.solution == "# %% the answer, from the labels\nDONE\n@mean_fare_child[31.09]\n@mean_fare_adult[35.17]\n@count[3]\n"
+    assert task.made_solutions["wrong_solution.py"].endswith("DONE\n@mean_fare_child[32.09]\n@mean_fare_adult[35.17]\n@count[3]\n")
+    assert task.facets["answer_names"] == ["mean_fare_child", "mean_fare_adult", "count"]
