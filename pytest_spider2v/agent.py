@@ -12,14 +12,16 @@ from typing import Any, Protocol, Union
 
 from .task import Task
 
-#: pyautogui code (str), a special word "WAIT" / "FAIL" / "DONE", or a computer_13 dict.
+#: pyautogui code (str), a special word "WAIT" / "FAIL" / "DONE", or a computer_13 dict. DONE
+#: carrying the agent's final answer is ``{"action_type": "DONE", "answer": text}`` in either
+#: action space (:func:`done_with_answer`), for tasks that ask a question rather than a change.
 Action = Union[str, dict[str, Any]]
 SPECIAL_ACTIONS = ("WAIT", "FAIL", "DONE")
 
 
 @dataclass(frozen=True)
 class Observation:
-    screenshot: bytes  #: PNG
+    screenshot: bytes | None  #: PNG; None for an environment without a screen
     accessibility_tree: str | None = None
     #: execution results (original ``/execute`` reply shape) of the previous turn's actions
     infos: tuple[dict[str, Any], ...] = ()
@@ -61,6 +63,19 @@ def action_kind(action: Action) -> str:
     if isinstance(action, dict) and action.get("action_type") in SPECIAL_ACTIONS:
         return str(action["action_type"])
     return "code"
+
+
+def done_with_answer(text: str) -> dict[str, Any]:
+    """DONE carrying the final answer: the episode ends and evaluators read ``text`` (the
+    ``final_answer`` getter), as the task's question asked."""
+    return {"action_type": "DONE", "answer": text}
+
+
+def answer_of(action: Action) -> str | None:
+    """The final answer an action ends the episode with: the text a DONE carries, else None."""
+    if isinstance(action, dict) and action.get("action_type") == "DONE" and action.get("answer") is not None:
+        return str(action["answer"])
+    return None
 
 
 def agent_factory(name: str) -> Any:

@@ -37,7 +37,7 @@ from .environments import ENVIRONMENTS_DIR, load_snapshots
 from .needs import unmet_needs
 from .records import read_result, task_dir
 from .registry import Registry, getters, load_extensions, metrics, setup_steps
-from .task import Task, TaskFormatError, declared_reasons, is_task_file, load_tasks
+from .task import Task, TaskFormatError, declared_reasons, is_task_file, load_task_file
 
 #: How many task ids the text report lists under each reason (the JSON has them all).
 IDS_SHOWN = 5
@@ -144,9 +144,10 @@ def load_registrations() -> None:
 
 
 def task_files(path: Path) -> list[Path]:
+    """The task files at or under ``path``: both layouts' JSON files and any registered format's."""
     if path.is_file():
         return [path] if is_task_file(path) else []
-    return sorted(p for p in path.rglob("*.json") if is_task_file(p))
+    return sorted(p for p in path.rglob("*") if p.is_file() and is_task_file(p))
 
 
 def app_of(path: Path) -> str:
@@ -199,19 +200,20 @@ def build_report(path: Path, settings_dir: Path | None, environments_dir: Path =
     report = Report(str(path), str(settings_dir) if settings_dir else None)
     snapshots = load_snapshots(environments_dir)
     for file in task_files(path):
+        entries = load_task_file(file)
+        tasks = [entry for entry in entries if isinstance(entry, Task)]
+        file_app = tasks[0].app if tasks else app_of(file)
         report.files += 1
-        report.apps[app_of(file)].files += 1
-        try:
-            raw = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-            raw = None  # load_tasks below reports it precisely
-        report.unknown += [{"kind": kind, "name": name, "file": str(file)} for kind, name in unknown_names(raw)]
-        try:
-            tasks = load_tasks(file)
-        except TaskFormatError as exc:
-            report.collection_errors.append({"file": str(file), "error": str(exc)})
-            report.apps[app_of(file)].collection_errors += 1
-            continue
+        report.apps[file_app].files += 1
+        if file.suffix == ".json":
+            try:
+                raw = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+                raw = None  # loading reports it precisely
+            report.unknown += [{"kind": kind, "name": name, "file": str(file)} for kind, name in unknown_names(raw)]
+        for error in (entry for entry in entries if isinstance(entry, TaskFormatError)):
+            report.collection_errors.append({"file": str(file), "error": str(error)})
+            report.apps[file_app].collection_errors += 1
         for task in tasks:
             app = report.apps[task.app]
             app.collected += 1

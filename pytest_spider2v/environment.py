@@ -51,13 +51,16 @@ class Environment:
     """A restored desktop reachable over HTTP.
 
     ``ports`` maps guest ports (5000 server, 9222 Chromium DevTools, app ports) to the host
-    ports they are published on, all bound to 127.0.0.1.
+    ports they are published on, all bound to 127.0.0.1. An environment without ``display``
+    has no screen: the harness takes no screenshots or trees of it, and its Python actions run
+    without pyautogui, which needs one.
     """
 
     name: str
     base_url: str
     ports: dict[int, int] = field(default_factory=dict)
     request_timeout: float = 90.0
+    display: bool = True
 
     def __post_init__(self) -> None:
         import httpx
@@ -161,8 +164,10 @@ class Environment:
         return ExecResult(int(data["returncode"]), data.get("output") or "", data.get("error") or "")
 
     def run_python(self, code: str, *, timeout: float = 90.0) -> ExecResult:
-        """Run one pyautogui action block in a fresh guest interpreter (the action path)."""
-        return self.execute(["python3", "-c", PYAUTOGUI_PREFIX + code], timeout=timeout)
+        """Run one action's code in a fresh guest interpreter (the action path); on a screen,
+        after the pyautogui prefix every action block of the original had."""
+        prefix = PYAUTOGUI_PREFIX if self.display else ""
+        return self.execute(["python3", "-c", prefix + code], timeout=timeout)
 
     def launch(self, command: str | list[str], *, shell: bool = False) -> None:
         """Start a process without waiting for it."""

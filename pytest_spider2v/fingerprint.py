@@ -49,7 +49,7 @@ import yaml
 
 from .environments import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
 from .registry import EXTENSIONS_GROUP, Registry, getters, metrics, setup_steps
-from .task import Task
+from .task import BUILT_IN_LAYOUTS, Task
 from .validation import CHECKS
 
 #: Changes whenever what a fingerprint covers changes, so old states stop matching.
@@ -99,9 +99,10 @@ def extension_packages() -> tuple[str, ...]:
 
 def solution_files(task: Task) -> list[Path]:
     """The solution files the task's checks replay: a project task's ``solution.py`` and
-    ``wrong_solution.py``, a checkout task's reference solution written for this project."""
+    ``wrong_solution.py``, a checkout task's reference solution written for this project (a task
+    format's made solutions are no files: :meth:`Fingerprinter._solutions` hashes their text)."""
     if task.layout != "project":
-        return [task.solution] if task.solution is not None else []
+        return [task.solution] if isinstance(task.solution, Path) else []
     return [task.folder / c.solution for c in CHECKS if c.solution and (task.folder / c.solution).is_file()]
 
 
@@ -317,15 +318,21 @@ class Fingerprinter:
 
     # -- the parts ------------------------------------------------------------------------------
     def _task_files(self, task: Task) -> dict[str, str]:
-        files = {".": tree_digest(task.folder)}
+        """A task file's folder; for a task format's file of many tasks (a questions file beside
+        its tables), the task's own document instead, so one question's change is its own."""
+        if task.layout in BUILT_IN_LAYOUTS:
+            files = {".": tree_digest(task.folder)}
+        else:
+            files = {"task": _sha(task.spec.model_dump_json()), "facets": _sha(json.dumps(task.facets, sort_keys=True))}
         for path in self._named_host_paths(task):
             files[os.path.relpath(path, task.root)] = tree_digest(path)
         return files
 
     def _named_host_paths(self, task: Task) -> list[Path]:
         """Host files (or folders) the task names relative to its root, outside its folder:
-        shared data of a checkout (``evaluation_examples/examples/<app>/all_databases.sql``)."""
-        folder = task.folder.resolve()
+        shared data of a checkout (``evaluation_examples/examples/<app>/all_databases.sql``); for
+        a task format's task, whose folder is not hashed, inside it too (a question's table)."""
+        folder = task.folder.resolve() if task.layout in BUILT_IN_LAYOUTS else None
         root = task.root.resolve()
         found: dict[Path, None] = {}
         for text in _strings([s.model_dump() for s in task.spec.config], task.spec.evaluator.model_dump()):
@@ -336,9 +343,9 @@ class Fingerprinter:
                 is_file, is_dir = path.is_file(), path.is_dir()
             except (OSError, ValueError):  # not a path at all (a name too long, a NUL)
                 continue
-            if path == folder or folder in path.parents:
+            if folder is not None and (path == folder or folder in path.parents):
                 continue  # hashed with the folder
-            if is_file or (is_dir and root in path.parents and path not in folder.parents):
+            if is_file or (is_dir and root in path.parents and (folder is None or path not in folder.parents)):
                 found[path] = None
         return sorted(found)
 
@@ -374,7 +381,7 @@ class Fingerprinter:
         return out
 
     def _solutions(self, task: Task) -> dict[str, str]:
-        out: dict[str, str] = {}
+        out: dict[str, str] = {name: _sha(text) for name, text in task.made_solutions.items()}
         todo = solution_files(task)
         while todo:
             path = todo.pop()

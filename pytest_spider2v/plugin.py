@@ -28,10 +28,12 @@ from .task import (
     Task,
     TaskFormatError,
     in_spider2v_checkout,
+    is_format_data,
     is_task_file,
-    load_tasks,
+    load_task_file,
+    registered_formats,
 )
-from .validation import CHECKS, Check, check_task
+from .validation import Check, check_task, task_checks
 from .validation_summary import ValidationSummary
 
 
@@ -95,6 +97,9 @@ def pytest_configure(config: pytest.Config) -> None:
     registry.load_extensions()
     for name, text in _fixed_markers():
         config.addinivalue_line("markers", f"{name}: {text}")
+    for fmt in registered_formats():
+        for name, text in fmt.markers.items():
+            _ensure_marker(config, name, text)
     if not hasattr(config, "workerinput"):  # the controller (or a run without xdist) owns the run
         from .providers import OWNER_ENV, owner_token
 
@@ -113,15 +118,18 @@ def _fixed_markers() -> list[tuple[str, str]]:
     words = [(c, "task category") for c in CATEGORIES]
     words += [(i, "task interface") for i in INTERFACES]
     words += [(v, "instruction variant") for v in VARIANTS]
-    words += [(d, "difficulty from action_number (<=5, 6-15, >15)") for d in DIFFICULTIES]
+    words += [(d, "difficulty: the task's own level, else from action_number (<=5, 6-15, >15)") for d in DIFFICULTIES]
     words.append(("account", "task needs a cloud account"))
     return words
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Files beside a Spider2-V task file are the task's data (DAGs, notebooks, a dagster
-    ``test_*.py`` its scripts run), never test modules of this session."""
-    if collection_path.is_file() and in_spider2v_checkout(collection_path) and not is_task_file(collection_path):
+    ``test_*.py`` its scripts run), never test modules of this session; so is whatever a task
+    format calls data of its checkouts (an InfiAgent checkout's own scripts and tests)."""
+    if not collection_path.is_file() or is_task_file(collection_path):
+        return None
+    if in_spider2v_checkout(collection_path) or is_format_data(collection_path):
         return True
     return None
 
@@ -149,7 +157,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 class TaskFile(pytest.Module):
-    """A task JSON file; collects one item per runnable variant.
+    """A task file; collects one item per runnable variant (per task, for a file of many).
 
     A Module subclass (with a synthetic module object) so that items are ordinary
     :class:`pytest.Function` items: fixtures, ``-k``, ``-m``, ``--lf``, xdist and reports all
@@ -161,17 +169,43 @@ class TaskFile(pytest.Module):
 
         return types.ModuleType(self.path.stem)
 
-    def collect(self) -> list[pytest.Item]:
-        try:
-            tasks = load_tasks(self.path)
-        except TaskFormatError as exc:
-            # One bad task must not stop the others: let the session run despite this error.
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        entries = load_task_file(self.path)
+        tasks = [entry for entry in entries if isinstance(entry, Task)]
+        errors = [entry for entry in entries if isinstance(entry, TaskFormatError)]
+        if errors:
+            # One bad task must not stop the others: let the session run despite its error.
             self.config.option.continue_on_collection_errors = True
-            raise self.CollectError(str(exc)) from None
+            if not tasks:
+                raise self.CollectError("\n".join(str(error) for error in errors))
+        collected: list[pytest.Item | pytest.Collector]
         if self.config.getoption("spider2v_validate"):
-            return [TaskItem.from_check(self, tasks[0], check) for check in CHECKS
-                    if tasks[0].layout == "project" or not check.project_only]
-        return [TaskItem.from_task(self, task) for task in tasks]
+            # checks are per task, not per variant: a project file's two variants share them
+            checked = tasks[:1] if tasks and tasks[0].layout == "project" else tasks
+            collected = [TaskItem.from_check(self, task, check) for task in checked for check in task_checks(task)]
+        else:
+            collected = [TaskItem.from_task(self, task) for task in tasks]
+        return collected + [BadTask.from_parent(self, name=_error_name(error, self.path), error=error) for error in errors]
+
+
+class BadTask(pytest.Collector):
+    """One entry of a task file that cannot be used, in a file whose other tasks can: a
+    collection error of its own, named after the entry, so the rest still collects and runs."""
+
+    def __init__(self, *, error: TaskFormatError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        raise self.CollectError(str(self.error))
+
+
+def _error_name(error: TaskFormatError, path: Path) -> str:
+    """``line-12`` for a line of the collected file, ``da-dev-labels-line-3`` for one of a file it
+    reads beside it, else the task's id."""
+    if error.line is None:
+        return f"task-{error.task_id or '?'}"
+    return f"line-{error.line}" if error.path == path else f"{error.path.stem}-line-{error.line}"
 
 
 def run_task(spider2v_outcome: Evaluation) -> None:
@@ -194,7 +228,9 @@ class TaskItem(pytest.Function):
 
     @classmethod
     def from_check(cls, parent: TaskFile, task: Task, check: Check) -> TaskItem:
-        if check.solution and task.layout == "project":
+        if check.solution and check.solution in task.made_solutions:
+            task = replace(task, solution=task.made_solutions[check.solution])
+        elif check.solution and task.layout == "project":
             path = task.folder / check.solution
             task = replace(task, solution=path if path.exists() else None)
         item = cls._make(parent, f"{task.id}[validate-{check.name}]", task, check_task)
@@ -206,7 +242,7 @@ class TaskItem(pytest.Function):
         item = cls.from_parent(parent, name=name, callobj=body)
         item.task = task
         for marker in task.markers:
-            _ensure_marker(item.config, marker)
+            _ensure_marker(item.config, marker, "related app" if marker in task.spec.related_apps else "task marker")
             item.add_marker(marker)
         return item
 
@@ -214,6 +250,6 @@ class TaskItem(pytest.Function):
         return self.path, 0, f"{self.task.key}"
 
 
-def _ensure_marker(config: pytest.Config, name: str) -> None:
+def _ensure_marker(config: pytest.Config, name: str, description: str) -> None:
     if not any(line.split(":")[0].strip() == name for line in config.getini("markers")):
-        config.addinivalue_line("markers", f"{name}: related app")
+        config.addinivalue_line("markers", f"{name}: {description}")

@@ -37,7 +37,7 @@ _ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|traje
 
 def task_dir(results_dir: Path, run: str, task: Task) -> Path:
     """Where one task's record lives; stable across runs so that ``--resume`` finds it."""
-    name = task.id if task.layout == "spider2v" else f"{task.id}-{task.variant}"
+    name = f"{task.id}-{task.variant}" if task.layout == "project" else task.id  # only a project file has variants
     return results_dir / _slug(run) / _slug(task.app) / _slug(name)
 
 
@@ -83,6 +83,10 @@ class TaskResult:
     usage: dict[str, float] = field(default_factory=dict)
     initial_observation: dict[str, str] = field(default_factory=dict)
     stop_reason: str = ""
+    #: the final answer the agent ended with (DONE carrying a text), for tasks that ask a question
+    answer: str | None = None
+    #: what the task's format knows of it beyond the schema (DABench: concepts, answer names)
+    facets: dict[str, Any] = field(default_factory=dict)
     #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
     attempts: list[dict[str, Any]] = field(default_factory=list)
 
@@ -133,6 +137,7 @@ class TaskRecord:
             apps=list(task.spec.related_apps), category=task.category, interface=task.interface,
             difficulty=task.difficulty, variant=task.variant, account=task.account,
             instruction=task.instruction, agent=agent, settings=settings, timings={"started": time.time()},
+            facets=dict(task.facets),
         )
         record = cls(directory, result)
         record.save()
@@ -153,16 +158,19 @@ class TaskRecord:
     def seconds(self, name: str) -> float:
         return float(self.result.timings.get(name, 0.0))
 
-    def observation(self, index: int, screenshot: bytes, accessibility_tree: str | None) -> dict[str, str]:
-        """Store the observation after step ``index`` (0 = the first one) and name its files."""
-        files = {"screenshot": f"step_{index:03d}.png"}
-        (self.directory / files["screenshot"]).write_bytes(screenshot)
+    def observation(self, index: int, screenshot: bytes | None, accessibility_tree: str | None) -> dict[str, str]:
+        """Store the observation after step ``index`` (0 = the first one) and name its files
+        (none for an environment without a screen)."""
+        files: dict[str, str] = {}
+        if screenshot is not None:
+            files["screenshot"] = f"step_{index:03d}.png"
+            (self.directory / files["screenshot"]).write_bytes(screenshot)
         if accessibility_tree is not None:
             files["accessibility_tree"] = f"step_{index:03d}.xml"
             (self.directory / files["accessibility_tree"]).write_text(accessibility_tree, encoding="utf-8")
         return files
 
-    def first_observation(self, screenshot: bytes, accessibility_tree: str | None) -> None:
+    def first_observation(self, screenshot: bytes | None, accessibility_tree: str | None) -> None:
         """Store the observation the agent starts from."""
         self.result.initial_observation = self.observation(0, screenshot, accessibility_tree)
         self.save()
@@ -192,6 +200,11 @@ class TaskRecord:
         self.result.stop_reason = reason
         self.save()
 
+    def answered(self, text: str) -> None:
+        """The final answer the agent ended the episode with."""
+        self.result.answer = text
+        self.save()
+
     def retry(self, detail: str) -> None:
         """Close the current attempt, which an infrastructure fault ended, before the next one.
 
@@ -210,6 +223,7 @@ class TaskRecord:
         self.result.steps = []
         self.result.initial_observation = {}
         self.result.stop_reason = ""
+        self.result.answer = None
         self.result.timings = {"started": self.result.timings["started"]}
         self.save()
 

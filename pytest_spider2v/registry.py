@@ -1,5 +1,5 @@
 """Name -> implementation registries: the seams through which setup steps, getters, metrics,
-agents and providers plug in without the core knowing any of them.
+agents, providers and task formats plug in without the core knowing any of them.
 
 A name can also be *declared* without an implementation (for example a cloud getter of the
 original benchmark). Declared names pass task validation, and using one raises
@@ -103,6 +103,17 @@ class Registry(Generic[T]):
         return sorted(n for n, e in self._entries.items() if e.obj is not None)
 
 
+@dataclass(frozen=True)
+class Scored:
+    """What a metric may return instead of a bare score: the score with the parts it judged
+    (a closed-form question's sub-answers, each with its verdict). The evaluator keeps ``parts``
+    in the record beside the score, where reports read them; ``detail`` explains the score."""
+
+    score: float
+    detail: str = ""
+    parts: tuple[dict[str, Any], ...] = ()
+
+
 def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
     sig = inspect.signature(fn)
@@ -119,12 +130,16 @@ def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any
 setup_steps: Registry[Callable[..., None]] = Registry("setup step")
 #: ``fn(ctx: TaskContext, spec: dict) -> value``: brings state to the host for a metric.
 getters: Registry[Callable[..., Any]] = Registry("getter")
-#: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring.
-metrics: Registry[Callable[..., float]] = Registry("metric")
+#: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring; a
+#: :class:`Scored` instead of the float keeps the parts the score was judged on.
+metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
 #: ``factory(settings: AgentSettings) -> Agent``.
 agents: Registry[Callable[..., Any]] = Registry("agent")
 #: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.providers``).
 providers: Registry[Callable[..., Any]] = Registry("provider")
+#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.task.TaskFormat``):
+#: collection asks them which files are task files and turns those into tasks.
+task_formats: Registry[Any] = Registry("task format")
 
 
 #: Entry-point group of the modules that fill the registries on import. The built-in steps,

@@ -2,6 +2,8 @@
 
 As in the paper, ``max_steps`` bounds agent *turns*; a turn may carry several actions. Unlike the
 original, the screenshot recorded for a step is the state *after* that action (reference §9.6).
+An environment without a screen (``display: false``) is observed through its actions' output
+alone: no screenshots or trees, and no settle time, since nothing on a screen needs to settle.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from .actions import ActionError, computer13_to_code
-from .agent import Action, Agent, Observation, action_kind
+from .agent import Action, Agent, Observation, action_kind, answer_of
 from .context import TaskContext
 from .environment import Environment
 from .records import TaskRecord
@@ -42,6 +44,8 @@ def observe(env: Environment, with_tree: bool) -> tuple[Observation, dict[str, f
     """The observation after an action, and the seconds its parts took (for the step's record).
     The tree is fetched while the screenshot is taken: the guest serves both at once."""
     timings: dict[str, float] = {}
+    if not env.display:
+        return Observation(None), timings
 
     def timed(name: str, fetch: Callable[[], T]) -> T:
         started = time.monotonic()
@@ -78,6 +82,8 @@ def first_observation(env: Environment, with_tree: bool) -> Observation:
     """The first observation once the screen has stopped changing for a second (the original
     slept a fixed 5 s here); a blinking caret does not count as a change. The guest watches the
     screen, so the wait ends within a tenth of a second of the quiet second."""
+    if not env.display:
+        return Observation(None)
     env.wait_settled(quiet=1.0, timeout=10.0)
     observation, _ = observe(env, with_tree)
     return observation
@@ -130,15 +136,19 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             executed = time.monotonic()
             if kind == "WAIT":
                 time.sleep(settings.sleep_after_action)
-            time.sleep(settings.sleep_after_action)
+            if ctx.env.display:  # the screen's settle time
+                time.sleep(settings.sleep_after_action)
             observation, observed = observe(ctx.env, agent.needs_accessibility_tree)
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
             timings = {"execute": round(executed - started, 4), "observe": observed}
+            answer = answer_of(action)
             record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
                          "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4), "timings": timings,
                          "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
                          "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else [],
-                         "view": view if first_of_turn else None})
+                         "view": view if first_of_turn else None, **({"answer": answer} if answer is not None else {})})
+            if answer is not None:
+                record.answered(answer)
             infos.append(info)
             episode.actions.append(action)
             ctx.history.append(action)

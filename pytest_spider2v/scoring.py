@@ -3,7 +3,9 @@
 Rules kept from the original: ``func`` string or list; ``conj`` "and" returns 0 at the first
 zero, else the *mean* (so partial credit survives); "or" returns 1 at the first one, else the max;
 ``options`` dict or aligned list; a null ``expected`` calls ``metric(result, **options)``; a
-``FileNotFoundError`` or a metric exception scores 0. Deliberate fixes: FAIL is recognised in
+``FileNotFoundError`` or a metric exception scores 0. A metric returning a
+:class:`~pytest_spider2v.registry.Scored` has its parts (sub-answer verdicts) kept in the
+metric's entry of the record. Deliberate fixes: FAIL is recognised in
 every action form (the original only matched the bare string, §9.2); environment faults raised
 by getters are not turned into 0, they propagate so the run reports an error instead of a
 misleading failure.
@@ -20,7 +22,7 @@ from typing import Any
 from .agent import action_kind
 from .context import TaskContext
 from .environment import EnvironmentFault
-from .registry import Unavailable, getters, metrics, setup_steps
+from .registry import Scored, Unavailable, getters, metrics, setup_steps
 from .task import EvaluatorSpec, GetterSpec, StepSpec
 
 
@@ -50,11 +52,11 @@ def evaluate(ctx: TaskContext) -> Evaluation:
 
     results: list[dict[str, Any]] = []
     for i, name in enumerate(funcs):
-        value, detail = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {})
-        results.append({"func": name, "score": value, "detail": detail})
-        if ev.conj == "and" and value == 0:
+        result = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {})
+        results.append(result)
+        if ev.conj == "and" and result["score"] == 0:
             return Evaluation(0.0, _describe(results), results)
-        if ev.conj == "or" and value == 1:
+        if ev.conj == "or" and result["score"] == 1:
             return Evaluation(1.0, _describe(results), results)
     scores = [r["score"] for r in results]
     score = sum(scores) / len(scores) if ev.conj == "and" else max(scores)
@@ -66,13 +68,15 @@ def _nth(slot: Any, i: int) -> Any:
 
 
 def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, expected_spec: GetterSpec | None,
-                options: dict[str, Any]) -> tuple[float, str]:
+                options: dict[str, Any]) -> dict[str, Any]:
+    """The metric's entry of the record: func, score, detail (and the parts of a :class:`Scored`)."""
     metric = metrics.get(name)
     try:
         result = _fetch(ctx, result_spec)
         expected = _fetch(ctx, expected_spec)
     except FileNotFoundError as exc:
-        return 0.0, f"file not found: {exc}"
+        return {"func": name, "score": 0.0, "detail": f"file not found: {exc}"}
+    parts: tuple[dict[str, Any], ...] = ()
     with _captured_logs(metric.__module__.split(".")[0]) as lines:
         try:
             value = metric(result, **options) if expected_spec is None else metric(result, expected, **options)
@@ -81,9 +85,16 @@ def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, exp
         except Exception as exc:  # the original scores any metric exception as 0
             lines.append(f"{name} raised {type(exc).__name__}: {exc}")
             value = 0.0
-    value = float(value or 0.0)
-    detail = "; ".join(lines) or ("matched" if value == 1 else "did not match")
-    return value, detail
+    if isinstance(value, Scored):
+        lines[:0] = [value.detail] if value.detail else []
+        parts = value.parts
+        value = value.score
+    score = float(value or 0.0)
+    entry: dict[str, Any] = {"func": name, "score": score,
+                             "detail": "; ".join(lines) or ("matched" if score == 1 else "did not match")}
+    if parts:
+        entry["parts"] = [dict(part) for part in parts]
+    return entry
 
 
 def _fetch(ctx: TaskContext, spec: GetterSpec | None) -> Any:

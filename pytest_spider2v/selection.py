@@ -28,7 +28,7 @@ import pytest
 
 from .fingerprint import Fingerprinter
 from .task import Task, unavailable_reasons
-from .validation import CHECKS
+from .validation import task_checks
 
 STATE_FILE = "validation-state.json"
 #: The ``user_properties`` entry of every ``--validate`` report: task key, check, checks, fingerprint.
@@ -109,7 +109,7 @@ class ValidationSelection:
         for key, group in groups.items():
             task: Task = group[0].task  # type: ignore[attr-defined]
             fingerprints[key] = fingerprinter.fingerprint(task)
-            checks = sorted(c.name for c in CHECKS if task.layout == "project" or not c.project_only)
+            checks = sorted(c.name for c in task_checks(task))
             for item in group:
                 item.user_properties.append((PROPERTY, {"task": key, "check": item.check.name,  # type: ignore[attr-defined]
                                                         "checks": checks, "fingerprint": fingerprints[key]}))

@@ -1,6 +1,6 @@
 """Task files: parsing, validation and the in-memory :class:`Task`.
 
-Two layouts are read:
+Two layouts are built in:
 
 * **project** -- ``tasks/<app>/<task-id>/task.json`` beside ``verbose_instruction.txt``, its data
   files and ``solution.py``. Host paths in the task are relative to the task folder. One file
@@ -10,19 +10,25 @@ Two layouts are read:
   Its reference solution, written for this project, is ``solutions/<app>/<id>.py`` in this
   package (:data:`SPIDER2V_SOLUTIONS`); other files in its folder are the task's data.
 
+Other formats plug in as a :class:`TaskFormat` registered in
+:data:`pytest_spider2v.registry.task_formats` (InfiAgent-DABench's questions file is one): the
+format turns its file into ordinary :class:`Task` objects, validated here like any task, so the
+rest of the pipeline never asks where a task came from.
+
 Every problem is reported as a :class:`TaskFormatError` naming the file, the task and the field.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal, Protocol, Union
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .registry import Registry, check_parameters, getters, metrics, setup_steps
+from .registry import Registry, check_parameters, getters, metrics, setup_steps, task_formats
 
 if TYPE_CHECKING:
     from pydantic_core import ErrorDetails
@@ -48,19 +54,22 @@ CATEGORIES = (
     "it_service_management",
 )
 DIFFICULTIES = ("easy", "medium", "hard")
+#: The layouts read here; any other ``Task.layout`` is a registered :class:`TaskFormat`'s name.
+BUILT_IN_LAYOUTS = ("project", "spider2v")
 
 
 class TaskFormatError(Exception):
     """A task file that cannot be used, with where exactly the problem is."""
 
-    def __init__(self, path: Path, task_id: str | None, field_: str | None, message: str) -> None:
-        where = f"{path}"
+    def __init__(self, path: Path, task_id: str | None, field_: str | None, message: str, *,
+                 line: int | None = None) -> None:
+        where = f"{path}:{line}" if line is not None else f"{path}"
         if task_id:
             where += f": task '{task_id}'"
         if field_:
             where += f": field '{field_}'"
         super().__init__(f"{where}: {message}")
-        self.path, self.task_id, self.field, self.message = path, task_id, field_, message
+        self.path, self.task_id, self.field, self.message, self.line = path, task_id, field_, message, line
 
 
 # -- the schema ---------------------------------------------------------------------------------
@@ -146,14 +155,22 @@ class Task:
     """One runnable variant of a task file."""
 
     spec: TaskSpec
-    path: Path  #: the task JSON file
+    path: Path  #: the task file (a task JSON, or a task format's file holding many tasks)
     root: Path  #: base of relative host paths in the task
-    layout: Literal["project", "spider2v"]
-    variant: str  #: "abstract" or "verbose"
+    layout: str  #: "project", "spider2v", or the name of the registered :class:`TaskFormat` it came from
+    variant: str  #: "abstract" or "verbose" (a task format may name its own, e.g. "closed_form")
     instruction: str  #: the full instruction the agent receives
     app: str  #: the app folder the task lives in
-    solution: Path | None = None
+    #: what the oracle plays: a solution file, or the cells (``solution.py``'s format) of one a
+    #: task format made from its data; None when there is none
+    solution: Path | str | None = None
     extra_markers: tuple[str, ...] = field(default=())
+    #: what a task format knows of the task beyond the Spider2-V schema (DABench: its concepts and
+    #: answer names), kept in the record for reports
+    facets: Mapping[str, Any] = field(default_factory=dict)
+    #: solutions a task format makes from its data instead of reading files (DABench: the labels as
+    #: the answer, and one sub-answer perturbed), by the file name a ``--validate`` check plays
+    made_solutions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> str:
@@ -183,6 +200,11 @@ class Task:
 
     @property
     def difficulty(self) -> str:
+        """A difficulty tag when the task has one (a task format's own level), else from
+        ``action_number`` as the paper grades its tasks."""
+        tagged = next((t for t in self.spec.tags if t in DIFFICULTIES), None)
+        if tagged is not None:
+            return tagged
         n = self.spec.action_number
         return "easy" if n <= 5 else "medium" if n <= 15 else "hard"
 
@@ -201,10 +223,61 @@ class Task:
         return p if p.is_absolute() else self.root / p
 
 
+# -- task formats -------------------------------------------------------------------------------
+
+
+class TaskFormat(Protocol):
+    """A task file format beyond the built-in layouts, registered by an extension in
+    :data:`pytest_spider2v.registry.task_formats`.
+
+    Collection asks every registered format about every file pytest visits, so ``claims`` and
+    ``ignores`` must be cheap (names and a few ``stat`` calls, no reading).
+    """
+
+    #: markers its tasks carry beyond the built-in ones -> their help text; registered when pytest
+    #: configures, so ``--strict-markers`` and ``pytest --markers`` know them before any file is read
+    markers: Mapping[str, str]
+
+    def claims(self, path: Path) -> bool:
+        """Whether ``path`` is a task file of this format."""
+        ...
+
+    def ignores(self, path: Path) -> bool:
+        """Whether ``path`` belongs to a checkout of this format without being a task file (its
+        scripts, tables): data, never a test module of the session."""
+        ...
+
+    def load(self, path: Path) -> list[Task | TaskFormatError]:
+        """The tasks of a file it claims, in file order, with a :class:`TaskFormatError` in place
+        of each entry that cannot be used (one bad entry must not cost the others)."""
+        ...
+
+
+def registered_formats() -> list[TaskFormat]:
+    return [task_formats.get(name) for name in task_formats.available()]
+
+
+def task_format(path: Path) -> TaskFormat | None:
+    """The registered format that claims ``path`` (never one of the built-in layouts' files)."""
+    if _is_layout_file(path):
+        return None
+    return next((fmt for fmt in registered_formats() if fmt.claims(path)), None)
+
+
+def is_format_data(path: Path) -> bool:
+    """Whether a registered format calls ``path`` data of one of its checkouts."""
+    return any(fmt.ignores(path) for fmt in registered_formats())
+
+
 # -- loading ------------------------------------------------------------------------------------
 
 
 def is_task_file(path: Path) -> bool:
+    return _is_layout_file(path) or task_format(path) is not None
+
+
+def _is_layout_file(path: Path) -> bool:
+    """A task file of the built-in layouts: a project ``task.json`` or a checkout's ``<id>/<id>.json``."""
     if path.suffix != ".json":
         return False
     if path.name == PROJECT_FILE:
@@ -225,16 +298,22 @@ def _spider2v_root(path: Path) -> Path | None:
     return None
 
 
-def load_tasks(path: Path) -> list[Task]:
-    """All runnable variants of one task file, or a :class:`TaskFormatError`."""
-    raw = _read_json(path)
-    task_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+def load_task_file(path: Path) -> list[Task | TaskFormatError]:
+    """Every task of a task file, in file order, with a :class:`TaskFormatError` in place of each
+    one that cannot be used. A built-in layout's file is one task document: its problem is the
+    file's only entry."""
+    fmt = task_format(path)
+    if fmt is not None:
+        return fmt.load(path)
     try:
-        spec = TaskSpec.model_validate(raw)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise TaskFormatError(path, task_id, _loc(err["loc"]), _pydantic_message(err, len(exc.errors()))) from None
-    _check_names(path, spec)
+        return list(load_tasks(path))
+    except TaskFormatError as exc:
+        return [exc]
+
+
+def load_tasks(path: Path) -> list[Task]:
+    """All runnable variants of one task file of the built-in layouts, or a :class:`TaskFormatError`."""
+    spec = validated_spec(path, _read_json(path))
     if path.name == PROJECT_FILE:
         return _project_variants(path, spec)
     root = _spider2v_root(path)
@@ -243,6 +322,24 @@ def load_tasks(path: Path) -> list[Task]:
     app = path.parent.parent.name
     solution = SPIDER2V_SOLUTIONS / app / f"{spec.id}.py"
     return [Task(spec, path, root, "spider2v", variant, spec.instruction, app, solution if solution.exists() else None)]
+
+
+def validated_spec(path: Path, raw: Any, *, line: int | None = None) -> TaskSpec:
+    """A task document checked as every task is (schema, known step types, getters and metrics,
+    step parameters that bind), or a :class:`TaskFormatError` naming ``path`` (and ``line``, for a
+    task format whose file holds one task a line)."""
+    task_id = raw.get("id") if isinstance(raw, dict) and isinstance(raw.get("id"), str) else None
+    try:
+        spec = TaskSpec.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise TaskFormatError(path, task_id, _loc(err["loc"]), _pydantic_message(err, len(exc.errors())),
+                              line=line) from None
+    try:
+        _check_names(path, spec)
+    except TaskFormatError as exc:
+        raise TaskFormatError(path, exc.task_id, exc.field, exc.message, line=line) from None
+    return spec
 
 
 def _project_variants(path: Path, spec: TaskSpec) -> list[Task]:

@@ -1,13 +1,16 @@
 """``--validate``: check the tasks themselves instead of an agent.
 
-Each task file gives three items, so failures are precise and ``--lf`` reruns only what failed:
+Each task gets up to three items, so failures are precise and ``--lf`` reruns only what failed:
 
 * ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
 * ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
-  (the evaluator checks the outcome, not merely that something happened); project tasks only;
+  (the evaluator checks the outcome, not merely that something happened); project tasks, and
+  tasks whose format makes one (a DABench question: its labels with one sub-answer perturbed);
 * ``[validate-reset]`` two resets must give the same first accessibility tree, clocks masked
   (setup is deterministic, so every agent starts from the same state), and the do-nothing
-  agent, run from the second reset, must score 0 (the initial state is not a solution).
+  agent, run from the second reset, must score 0 (the initial state is not a solution);
+* ``[validate-noop]`` instead, in an environment without a screen (no tree to compare): the
+  do-nothing agent must score 0.
 
 A Spider2-V checkout's task gets the reference and reset checks; its reference solution is the
 one written here (:data:`~pytest_spider2v.task.SPIDER2V_SOLUTIONS`). Where none is written yet the
@@ -25,11 +28,14 @@ import difflib
 import operator
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pytest
 
 from .environment import Environment
+from .environments import load_snapshots
 from .runner import settled
+from .task import Task
 from .taskrun import TaskRun
 from .tree_mask import mask_clocks
 
@@ -41,18 +47,33 @@ class Check:
     solution: str | None  #: solution file the agent replays, in the task folder
     expected: float  #: the score the check requires
     same_resets: bool = False  #: first compare the accessibility trees of two resets
-    project_only: bool = False  #: not for Spider2-V checkout tasks (no wrong solutions for them)
 
 
 #: The ``user_properties`` entry of a check that got through its task's setup (to a score, or to
 #: both resets' trees): what :mod:`.validation_summary` counts as "set up".
 SET_UP = "spider2v_set_up"
 
-CHECKS = (
-    Check("reference", "oracle", "solution.py", 1.0),
-    Check("wrong", "oracle", "wrong_solution.py", 0.0, project_only=True),
-    Check("reset", "noop", None, 0.0, same_resets=True),
-)
+REFERENCE = Check("reference", "oracle", "solution.py", 1.0)
+WRONG = Check("wrong", "oracle", "wrong_solution.py", 0.0)
+RESET = Check("reset", "noop", None, 0.0, same_resets=True)
+NOOP = Check("noop", "noop", None, 0.0)
+CHECKS = (REFERENCE, WRONG, RESET, NOOP)
+
+
+def task_checks(task: Task) -> tuple[Check, ...]:
+    """The checks of one task: the reference; the wrong solution where the task has one to give
+    (a project task must: a missing file fails; a task format may make one; a Spider2-V checkout
+    task has none); two resets alike then the do-nothing agent where the environment has a screen,
+    else the do-nothing agent alone."""
+    wrong = task.layout == "project" or WRONG.solution in task.made_solutions
+    return (REFERENCE, *([WRONG] if wrong else []), RESET if _has_screen(task.spec.snapshot) else NOOP)
+
+
+@lru_cache(maxsize=64)
+def _has_screen(snapshot: str) -> bool:
+    """An unknown snapshot counts as one with a screen: acquiring it reports what is wrong."""
+    known = load_snapshots().get(snapshot)
+    return known is None or known.display
 
 def check_task(request: pytest.FixtureRequest, spider2v_run: TaskRun) -> None:
     """Body of every check: (two resets agree, then) the check's agent gets the expected score."""

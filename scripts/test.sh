@@ -4,7 +4,8 @@
 # end-to-end tests in real containers, then the tasks' own validation (for every task the
 # reference solution scores 1, doing nothing and the wrong solution score 0, and two resets look
 # the same) of the tasks whose inputs changed since validation-state.json, plus one task per image
-# family: tasks/, then the Spider2-V sample beside the checkout (../shared, or $SPIDER2V_SHARED).
+# family: tasks/, then the Spider2-V sample and the InfiAgent-DABench dev set beside the checkout
+# (../shared, or $SPIDER2V_SHARED).
 # The full validation is `pytest tasks/ --validate -n 2` (README). Extra arguments go to the first
 # two pytest runs (e.g. -x, -k name).
 set -euo pipefail
@@ -21,5 +22,14 @@ elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; the
     echo "test.sh: no Spider2-V sample at $sample (set SPIDER2V_SHARED); its validation is skipped"
 else
     echo "test.sh: no Spider2-V sample at $sample (set SPIDER2V_SHARED)" >&2
+    exit 1
+fi
+dabench="${SPIDER2V_SHARED:-../shared}/infiagent-dabench"
+if [ -d "$dabench" ]; then
+    .venv/bin/python -m pytest "$dabench" --validate-changed -n 2 -q -rfE --durations=20
+elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
+    echo "test.sh: no InfiAgent-DABench dev set at $dabench (set SPIDER2V_SHARED); its validation is skipped"
+else
+    echo "test.sh: no InfiAgent-DABench dev set at $dabench (set SPIDER2V_SHARED)" >&2
     exit 1
 fi

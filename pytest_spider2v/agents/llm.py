@@ -19,6 +19,10 @@ conversation (:mod:`agents.prompting`), call the model (:mod:`agents.backends`),
   states the scale factor for coordinates read off the image.
 
 A reply without a usable action is not an error: the reason is told to the model next turn.
+
+In an environment without a screen (a DABench question) there is nothing to look at: the agent
+works in the paper's data-analysis loop instead, running Python and reading its output until it
+gives the final answer (:mod:`agents.code_mode`).
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from pytest_spider2v.registry import Unavailable, agents
 from pytest_spider2v.task import Task
 
 from . import pricing, rag
+from .code_mode import Scratchpad, trimmed
 from .observation import Node, linearize, prune
 from .parsing import parse_computer13, parse_pyautogui
 from .prompting import ACTION_SPACES, OBSERVATIONS, Message, PastTurn, Prompts, assemble, png_size, redact
@@ -188,6 +193,7 @@ class LLMAgent:
         self._last_actions: list[Action] = []
         self._last_problem: str | None = None
         self._rag: str | None = None
+        self._scratchpad = Scratchpad()
 
     @property
     def needs_accessibility_tree(self) -> bool:
@@ -195,6 +201,7 @@ class LLMAgent:
 
     def reset(self, task: Task) -> None:
         self._history, self._last_actions, self._last_problem = [], [], None
+        self._scratchpad = Scratchpad()
         self._rag = self._retrieve(task)
 
     def _retrieve(self, task: Task) -> str | None:
@@ -210,6 +217,8 @@ class LLMAgent:
         return self.prompts.rag(context) if context.strip() else None
 
     def act(self, instruction: str, observation: Observation) -> Turn:
+        if observation.screenshot is None:  # no screen: the data-analysis loop
+            return self._code_turn(instruction, observation)
         s = self.settings
         view = self._view(observation)
         pyautogui_scaled = s.action_space == "pyautogui" and view.image != view.screen
@@ -225,13 +234,23 @@ class LLMAgent:
         # only the window shown is kept: each past turn holds a full-size image
         self._history = [*self._history, PastTurn(view.content, completion.text)][-s.history:] if s.history else []
         self._last_actions, self._last_problem = actions, problem
-        usage = {
+        return Turn(response=completion.text, actions=actions, usage=self._usage(completion), prompt=redact(messages),
+                    view=view.png)
+
+    def _code_turn(self, instruction: str, observation: Observation) -> Turn:
+        """One turn without a screen: the whole scratchpad in, code or the final answer out."""
+        messages = self._scratchpad.messages(instruction, self._rag, observation.infos)
+        completion, sent = self._complete(messages, fallback=trimmed(messages))
+        actions = self._scratchpad.replied(completion.text)
+        return Turn(response=completion.text, actions=actions, usage=self._usage(completion), prompt=redact(sent))
+
+    def _usage(self, completion: Completion) -> dict[str, Any]:
+        return {
             "prompt_tokens": completion.prompt_tokens,
             "completion_tokens": completion.completion_tokens,
             "cost_usd": pricing.cost_usd(self.price, completion.prompt_tokens, completion.completion_tokens),
             "attempts": completion.attempts,
         }
-        return Turn(response=completion.text, actions=actions, usage=usage, prompt=redact(messages), view=view.png)
 
     # -- observation ------------------------------------------------------------------------
 
@@ -268,8 +287,9 @@ class LLMAgent:
 
     # -- model call -------------------------------------------------------------------------
 
-    def _complete(self, messages: list[Message]) -> tuple[Completion, list[Message]]:
-        """The model's completion and the messages that produced it."""
+    def _complete(self, messages: list[Message], fallback: list[Message] | None = None) -> tuple[Completion, list[Message]]:
+        """The model's completion and the messages that produced it; ``fallback`` is what to send
+        when the prompt is too long (default: the system prompt and the current observation)."""
         from .backends import ContextTooLong, call_with_retries
 
         s = self.settings
@@ -278,8 +298,8 @@ class LLMAgent:
         except ContextTooLong:
             # As the paper: once more with only the system prompt and the current observation.
             log.warning("prompt too long for %s; retrying with the current observation only", s.model)
-            trimmed = messages[:1] + messages[-1:]
-            return call_with_retries(lambda: self.backend.complete(trimmed), s.retries, s.backoff), trimmed
+            shorter = fallback if fallback is not None else messages[:1] + messages[-1:]
+            return call_with_retries(lambda: self.backend.complete(shorter), s.retries, s.backoff), shorter
 
     # -- reply -> actions -------------------------------------------------------------------
 

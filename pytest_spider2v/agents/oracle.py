@@ -3,8 +3,9 @@
 The solution is the task folder's ``solution.py``, split into cells by ``# %%`` lines (the text
 after ``# %%`` is the cell's title, shown as the agent's response). Each cell is one action:
 pyautogui code run in a fresh guest interpreter exactly like an LLM agent's code, or a cell
-holding only WAIT, DONE or FAIL. A cell with no code (blank, or comments only, like a header
-before the first ``# %%``) is no action. One cell per turn, so every step gets its own
+holding only WAIT, DONE or FAIL; a cell whose first line is DONE and that has more is DONE
+carrying the rest as the final answer (a task that asks a question). A cell with no code
+(blank, or comments only, like a header before the first ``# %%``) is no action. One cell per turn, so every step gets its own
 observation in the record. CI requires it to score 1 on every task.
 
 A cell that imports one of the shared helper modules (``from airflow_ui import click``) gets
@@ -39,7 +40,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_spider2v.agent import SPECIAL_ACTIONS, Action, AgentSettings, Observation, Turn
+from pytest_spider2v.agent import SPECIAL_ACTIONS, Action, AgentSettings, Observation, Turn, done_with_answer
 from pytest_spider2v.agents.solution_helpers import with_helpers
 from pytest_spider2v.registry import Unavailable, agents
 from pytest_spider2v.task import Task
@@ -73,6 +74,12 @@ class _Segment:
         return any(line.strip() and not line.lstrip().startswith("#") for line in self.body.splitlines())
 
 
+def made_solution_cells(text: str) -> list[Cell]:
+    """The cells of a solution a task format made (text no file holds, so based on none)."""
+    segments = _segments_of(text)
+    return [Cell(s.marker.strip(), s.body.strip()) for s in segments if s.has_code]
+
+
 def solution_cells(path: Path, _seen: tuple[Path, ...] = ()) -> list[Cell]:
     """The cells of a solution file in the order they are played (``based-on`` resolved)."""
     segments = _segments(path)
@@ -86,12 +93,23 @@ def solution_cells(path: Path, _seen: tuple[Path, ...] = ()) -> list[Cell]:
 
 def solution_actions(path: Path) -> list[Action]:
     """The actions of a solution file, in order, each with the helper modules it imports."""
-    return [with_helpers(cell.code) for cell in solution_cells(path)]
+    return [cell_action(cell.code) for cell in solution_cells(path)]
+
+
+def cell_action(code: str) -> Action:
+    """The action of one cell: DONE carrying an answer, a special word, or code with its helpers."""
+    first, _, rest = code.partition("\n")
+    if first.strip() == "DONE" and rest.strip():
+        return done_with_answer(rest.strip())
+    return with_helpers(code)
 
 
 def _segments(path: Path) -> list[_Segment]:
+    return _segments_of(path.read_text(encoding="utf-8"))
+
+
+def _segments_of(text: str) -> list[_Segment]:
     """The text before the first marker, then one segment per marker."""
-    text = path.read_text(encoding="utf-8")
     markers = list(MARKER.finditer(text))
     ends = [m.start() for m in markers[1:]] + [len(text)]
     first = _Segment(0, "", text[:markers[0].start()] if markers else text)
@@ -152,6 +170,9 @@ def _patched(path: Path, segments: list[_Segment], seen: tuple[Path, ...]) -> li
 
 
 class OracleAgent:
+    """Plays the task's solution: its file, or the solution its task format made (DABench: the
+    labels as the answer)."""
+
     needs_accessibility_tree = False
 
     def __init__(self) -> None:
@@ -160,14 +181,17 @@ class OracleAgent:
     def reset(self, task: Task) -> None:
         if task.solution is None:
             raise Unavailable("agent", "oracle", f"task {task.key} has no reference solution (solution.py)")
-        self._pending = solution_cells(task.solution)
+        if isinstance(task.solution, Path):
+            self._pending = solution_cells(task.solution)
+        else:
+            self._pending = made_solution_cells(task.solution)
 
     def act(self, instruction: str, observation: Observation) -> Turn:
         if not self._pending:
             return Turn(response="DONE", actions=["DONE"])
         cell = self._pending.pop(0)
         label = cell.code if cell.code in SPECIAL_ACTIONS else cell.title or cell.code.splitlines()[0]
-        return Turn(response=f"reference solution: {label}", actions=[with_helpers(cell.code)])
+        return Turn(response=f"reference solution: {label}", actions=[cell_action(cell.code)])
 
 
 @agents.register("oracle")

@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from pytest_spider2v.actions import ActionError
-from pytest_spider2v.agent import SPECIAL_ACTIONS, Action
+from pytest_spider2v.agent import SPECIAL_ACTIONS, Action, done_with_answer
 
 _FENCED = re.compile(r"```(.*?)```", re.DOTALL)
 #: A language word alone on the fence's first line (```python, ```py, ```bash ...).
@@ -43,7 +43,9 @@ def parse_pyautogui(response: str) -> list[Action]:
     * A reply that is (after stripping) just WAIT, DONE or FAIL is that special action.
     * Otherwise each fenced block is one action; a language word alone on the fence line is
       dropped. A block that is just a special word is that action; a block whose last line is a
-      special word gives the code above it, then the special action. Empty blocks are skipped.
+      special word gives the code above it, then the special action; a block whose first line is
+      DONE and that has more is DONE carrying those lines as the final answer. Empty blocks are
+      skipped.
     * Semicolons are left alone (unlike the original; see the module docstring).
 
     Raises :class:`ActionError` when the reply holds no action at all.
@@ -68,7 +70,9 @@ def parse_computer13(response: str) -> list[dict[str, Any]]:
     JSON comes from every ```json block; if there is none, from every plain ``` block; if there
     is none either, from the whole reply. Each JSON value may be one action or a list of them.
     Special words may appear as bare text, JSON strings (``"DONE"``) or dicts; they come back as
-    ``{"action_type": "DONE"}``. Parameters are not checked here: that is
+    ``{"action_type": "DONE"}``. A DONE with an ``answer`` (beside ``action_type`` or under
+    ``parameters``) comes back as :func:`~pytest_spider2v.agent.done_with_answer` makes it. Other
+    parameters are not checked here: that is
     :func:`pytest_spider2v.actions.computer13_to_code`'s job.
 
     Raises :class:`ActionError` for a reply that is not JSON or not shaped like actions.
@@ -97,6 +101,8 @@ def _block_actions(block: str) -> list[Action]:
     if block in SPECIAL_ACTIONS:
         return [block]
     lines = block.split("\n")
+    if lines[0].strip() == "DONE":
+        return [done_with_answer("\n".join(lines[1:]).strip())]
     last = lines[-1].strip()
     if last in SPECIAL_ACTIONS:
         code = "\n".join(lines[:-1]).strip()
@@ -107,6 +113,10 @@ def _block_actions(block: str) -> list[Action]:
 def _computer13_action(item: Any, where: str) -> dict[str, Any]:
     if isinstance(item, str) and item.strip() in SPECIAL_ACTIONS:
         return {"action_type": item.strip()}
+    if isinstance(item, dict) and item.get("action_type") == "DONE":
+        nested = item.get("parameters") if isinstance(item.get("parameters"), dict) else {}
+        answer = item.get("answer", nested.get("answer"))
+        return {"action_type": "DONE"} if answer is None else done_with_answer(str(answer))
     if isinstance(item, dict) and isinstance(item.get("action_type"), str):
         return item
     raise ActionError(f"{where}: {json.dumps(item)[:200]} is not an action object with an 'action_type'")

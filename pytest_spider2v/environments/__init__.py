@@ -35,6 +35,9 @@ class Snapshot:
     name: str
     recipe: str
     ports: tuple[int, ...] = BASE_PORTS
+    #: whether its environments have a screen; one without (``display: false``) is observed
+    #: through its actions' output alone: no screenshots, trees or settle time
+    display: bool = True
 
     @property
     def image(self) -> str:
@@ -57,7 +60,7 @@ def recipe_parent(recipe: str, environments_dir: Path = ENVIRONMENTS_DIR) -> str
 
 
 def load_snapshots(environments_dir: Path = ENVIRONMENTS_DIR) -> dict[str, Snapshot]:
-    """Parse ``snapshots.yaml``; entries are ``name: recipe`` or ``name: {recipe, ports}``."""
+    """Parse ``snapshots.yaml``; entries are ``name: recipe`` or ``name: {recipe, ports, display}``."""
     path = environments_dir / "snapshots.yaml"
     data = yaml.safe_load(path.read_text()) or {}
     snapshots: dict[str, Snapshot] = {}
@@ -68,7 +71,10 @@ def load_snapshots(environments_dir: Path = ENVIRONMENTS_DIR) -> dict[str, Snaps
             raise ValueError(f"{path}: snapshot {name!r} needs a recipe name, got {entry!r}")
         extra = [int(p) for p in entry.get("ports") or []]
         ports = tuple(dict.fromkeys([*BASE_PORTS, *extra]))
-        snapshots[str(name)] = Snapshot(str(name), entry["recipe"], ports)
+        display = entry.get("display", True)
+        if not isinstance(display, bool):
+            raise ValueError(f"{path}: snapshot {name!r}: display must be true or false, got {display!r}")
+        snapshots[str(name)] = Snapshot(str(name), entry["recipe"], ports, display)
     return snapshots
 
 

@@ -2,8 +2,9 @@
 environment to the host so that metrics never touch it.
 
 Importing this package registers them in :data:`pytest_spider2v.registry.getters`: files,
-commands and rules (:mod:`.builtin`), Chromium pages (:mod:`.web`), one module per application
-family (:mod:`.apps`) and the cloud getters known without an implementation (:mod:`.declared`).
+commands and rules (:mod:`.builtin`), the agent's final answer (:mod:`.answer`), Chromium pages
+(:mod:`.web`), one module per application family (:mod:`.apps`) and the cloud getters known
+without an implementation (:mod:`.declared`).
 """
 
-from . import apps, builtin, declared, web  # noqa: F401  (registration on import)
+from . import answer, apps, builtin, declared, web  # noqa: F401  (registration on import)

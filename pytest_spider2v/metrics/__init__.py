@@ -8,6 +8,7 @@ that register are imported here; the workbook helpers (``cells``, ``conditional_
 
 from . import (  # noqa: F401  (imported for their registrations)
     apps,
+    closed_form,
     databases,
     declared,
     images,

@@ -205,7 +205,7 @@ class DockerProvider:
         host, ports = self._guest_ports(container, spec)
         guard = LimitGuard(container, self.limits_of(spec.name))
         return DockerEnvironment(str(container.name), f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
-                                 host=host, guard=guard)
+                                 display=spec.display, host=host, guard=guard)
 
     def _guest_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> tuple[str, dict[int, int]]:
         """Where the host reaches the guest ports: the host ports Docker published on 127.0.0.1,

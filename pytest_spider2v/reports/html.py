@@ -47,6 +47,8 @@ def render_task(result: dict[str, Any], directory: Path, link_base: Path | None 
         parts.append(_section("Episode ended", f"<p>{_e(result['stop_reason'])}</p>"))
     if result.get("detail"):
         parts.append(_section("Detail", f"<pre>{_e(result['detail'])}</pre>"))
+    if result.get("answer") is not None:
+        parts.append(_section("Answer", f"<pre>{_e(result['answer'])}</pre>"))
     parts.append(_evaluation(result.get("evaluation") or []))
     parts.append(_attempts(result.get("attempts") or []))
     parts.append(_timings(result.get("timings") or {}))
@@ -100,8 +102,20 @@ def _header(result: dict[str, Any]) -> str:
 def _evaluation(evaluation: list[dict[str, Any]]) -> str:
     if not evaluation:
         return ""
-    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>"] for m in evaluation]
+    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>" + _parts(m)]
+            for m in evaluation]
     return _section("Evaluation", _table(["metric", "score", "detail"], rows))
+
+
+def _parts(entry: dict[str, Any]) -> str:
+    """The verdict on each part a metric judged (a closed-form question's sub-answers)."""
+    parts = [p for p in entry.get("parts") or [] if "correct" in p]
+    if not parts:
+        return ""
+    rows = [[_e(p.get("name", "")), _e(p.get("expected", "")),
+             "&ndash;" if p.get("given") is None else _e(p["given"]),
+             '<span class="ok">right</span>' if p["correct"] else '<span class="err">wrong</span>'] for p in parts]
+    return _table(["sub-answer", "expected", "given", "verdict"], rows)
 
 
 def _timings(timings: dict[str, Any]) -> str:
@@ -146,21 +160,26 @@ def _settings(settings: dict[str, Any]) -> str:
 
 
 def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+    """One row per step: reply, action, its result and (for an environment with a screen) the
+    screenshot after it; an environment without one gets no screenshot column."""
     rows = []
+    steps = result.get("steps", [])
     first = result.get("initial_observation") or {"screenshot": "step_000.png"}
     if (directory / first.get("screenshot", "")).is_file():
         rows.append(["0", "&ndash;", "<i>initial observation</i>", "&ndash;", _observation(first, directory, link_base)])
-    for step in result.get("steps", []):
+    screen = bool(rows) or any((s.get("observation") or {}).get("screenshot") for s in steps)
+    for step in steps:
         rows.append([
             _e(step.get("index", "")) + (f"<br><small>{step['duration']:.1f} s</small>" if isinstance(step.get("duration"), (int, float)) else ""),
             _reply(step.get("response") or "") + _view(step, directory, link_base),
             _action(step),
             _info(step.get("info") or {}),
-            _observation(step.get("observation") or {}, directory, link_base),
+            *([_observation(step.get("observation") or {}, directory, link_base)] if screen else []),
         ])
     if not rows:
         return _section("Steps", "<p><i>no steps recorded</i></p>")
-    return _section(f"Steps ({len(result.get('steps', []))})", _table(["#", "agent reply", "action", "result", "screenshot after the step"], rows))
+    header = ["#", "agent reply", "action", "result", *(["screenshot after the step"] if screen else [])]
+    return _section(f"Steps ({len(steps)})", _table(header, rows))
 
 
 def _view(step: dict[str, Any], directory: Path, link_base: Path | None) -> str:
@@ -185,6 +204,8 @@ def _action(step: dict[str, Any]) -> str:
     kind = step.get("kind", "")
     if action is None or isinstance(action, str):
         text = action or ""
+    elif kind == "DONE" and action.get("answer") is not None:  # DONE carrying the final answer
+        text = str(action["answer"])
     else:  # a computer_13 dict
         text = json.dumps(action, indent=1, ensure_ascii=False, default=str)
     label = "no action" if kind == "none" else kind

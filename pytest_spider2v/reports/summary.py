@@ -3,7 +3,9 @@
 The per-task dicts travel as ``report.user_properties`` (so they survive pytest-xdist and land in
 ``--junitxml``); everything here is plain data so the aggregation is testable without pytest.
 The success rate is the mean score over tasks that finished with a score: errors and skips say
-nothing about the agent, so they are listed separately instead of being counted as 0.
+nothing about the agent, so they are listed separately instead of being counted as 0. A run with
+closed-form questions (InfiAgent-DABench) also gets the paper's accuracies over them
+(:mod:`.closed_form`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
+
+from .closed_form import closed_form_summary, format_closed_form, sub_answer_verdicts
 
 #: name of the ``user_properties`` entry carrying a task's properties
 PROPERTY = "spider2v"
@@ -64,6 +68,9 @@ def task_properties(result: dict[str, Any]) -> dict[str, Any]:
         "detail": _first_line(str(result.get("detail") or ""))[:DETAIL_CHARS],
         #: the faults of the attempts an infrastructure fault ended (``--retries``), in order
         "retried": [_first_line(str(a.get("detail") or ""))[:DETAIL_CHARS] for a in result.get("attempts") or []],
+        #: a task format's facets and each sub-answer's verdict, for tasks that have them
+        **({"facets": result["facets"]} if result.get("facets") else {}),
+        **({"sub_answers": verdicts} if (verdicts := sub_answer_verdicts(result.get("evaluation") or [])) else {}),
     }
 
 
@@ -93,6 +100,9 @@ def summarize(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
             for value in values if isinstance(values, list) else [values]:
                 groups.setdefault(str(value or "?"), []).append(props)
         summary[f"by_{title}"] = {name: _figures(members) for name, members in sorted(groups.items())}
+    closed_form = closed_form_summary([p for p in tasks if is_scored(p)])
+    if closed_form is not None:
+        summary["closed_form"] = closed_form
     summary["tasks"] = tasks
     return summary
 
@@ -136,6 +146,8 @@ def format_summary(summary: dict[str, Any]) -> list[str]:
                 f"{name:<{width}}  {f['total']:>5}  {f['scored']:>6}  {_rate(f['success_rate']):>7}  "
                 f"{f['passed']:>6}  {f['errors']:>6}  {f['skipped']:>7}"
             )
+    if summary.get("closed_form"):
+        lines += format_closed_form(summary["closed_form"])
     details = {p["nodeid"]: p.get("detail") or "" for p in summary["tasks"]}
     if summary["errors"]:
         lines += ["", f"errors (not counted): {n_err}"]

@@ -35,6 +35,7 @@ def task(expected: str = "x", config: list | None = None) -> Task:
 @dataclass
 class FakeEnv:
     broken: bool
+    display: bool = True
 
     def run_python(self, code: str) -> ExecResult:
         if self.broken:

@@ -1,0 +1,93 @@
+"""The paper's three accuracies over a run's closed-form questions, per concept and per level, with
+figures computed by hand; a run without such questions keeps its summary as it was."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.reports.html import render_task
+from pytest_spider2v.reports.summary import format_summary, summarize, task_properties
+
+
+def question(name: str, concepts: list[str], level: str, verdicts: dict[str, bool] | None,
+             status: str = "failed") -> dict[str, Any]:
+    """A DABench record's properties; ``verdicts`` None: no evaluation parts (the agent gave up)."""
+    names = list(verdicts) if verdicts else ["p", "q"]
+    evaluation = [] if verdicts is None else [{"func": "closed_form", "score": float(all(verdicts.values())),
+                                               "detail": "", "parts": [{"name": n, "expected": "1", "given": "1",
+                                                                        "correct": ok} for n, ok in verdicts.items()]}]
+    score = None if status == "error" else float(bool(verdicts) and all(verdicts.values()))
+    return task_properties({
+        "nodeid": f"da-dev-questions.jsonl::{name}", "task_id": name, "app": "dabench", "apps": ["dabench"],
+        "category": "data_analysis_and_visualization", "difficulty": level, "interface": "cli",
+        "variant": "closed_form", "status": status, "score": score, "evaluation": evaluation,
+        "facets": {"concepts": concepts, "answer_names": names},
+    })
+
+
+@pytest.fixture
+def run() -> list[dict[str, Any]]:
+    return [
+        question("qa", ["Summary Statistics"], "easy", {"a": True}, status="passed"),
+        question("qb", ["Summary Statistics", "Correlation Analysis"], "hard", {"x": True, "y": False, "z": True}),
+        question("qc", ["Correlation Analysis"], "hard", None),  # FAIL: every sub-answer wrong
+        question("qd", ["Outlier Detection"], "medium", None, status="error"),  # not counted
+        task_properties({"nodeid": "tasks/calc/t/task.json::t[abstract]", "task_id": "t", "app": "calc",
+                         "apps": ["calc"], "status": "passed", "score": 1.0,
+                         "evaluation": [{"func": "compare_table", "score": 1.0, "detail": "matched"}]}),
+    ]
+
+
+def test_the_three_accuracies_over_the_scored_questions(run: list[dict[str, Any]]) -> None:
+    figures = summarize(run)["closed_form"]
+    # qa 1/1, qb 2/3, qc 0/2: by question 1/3; proportional (1 + 2/3 + 0) / 3; uniform 3/6
+    assert {k: figures[k] for k in ("questions", "sub_questions", "by_question", "proportional_by_sub_question",
+                                    "uniform_by_sub_question")} == {
+        "questions": 3, "sub_questions": 6, "by_question": 0.3333, "proportional_by_sub_question": 0.5556,
+        "uniform_by_sub_question": 0.5}
+
+
+def test_accuracies_per_concept_and_per_level(run: list[dict[str, Any]]) -> None:
+    figures = summarize(run)["closed_form"]
+    summary_statistics = figures["by_concept"]["Summary Statistics"]  # qa, qb
+    assert (summary_statistics["by_question"], summary_statistics["proportional_by_sub_question"],
+            summary_statistics["uniform_by_sub_question"]) == (0.5, 0.8333, 0.75)
+    correlation = figures["by_concept"]["Correlation Analysis"]  # qb, qc
+    assert (correlation["questions"], correlation["by_question"], correlation["proportional_by_sub_question"],
+            correlation["uniform_by_sub_question"]) == (2, 0.0, 0.3333, 0.4)
+    assert list(figures["by_concept"]) == ["Correlation Analysis", "Summary Statistics"]  # qd errored
+    assert list(figures["by_level"]) == ["easy", "hard"]
+    assert figures["by_level"]["easy"]["by_question"] == 1.0
+    assert figures["by_level"]["hard"]["uniform_by_sub_question"] == 0.4
+
+
+def test_the_terminal_summary_prints_them(run: list[dict[str, Any]]) -> None:
+    text = "\n".join(format_summary(summarize(run)))
+    assert "closed-form questions (InfiAgent-DABench accuracies): 3 questions, 6 sub-questions" in text
+    assert "  accuracy by question                    33.33%" in text
+    assert "  accuracy proportional by sub-question   55.56%" in text
+    assert "  accuracy uniform by sub-question        50.00%" in text
+    assert "Summary Statistics            2        50.0%         83.3%    75.0%" in text
+    assert "hard              2         0.0%         33.3%    40.0%" in text
+
+
+def test_a_run_without_closed_form_questions_keeps_its_summary(run: list[dict[str, Any]]) -> None:
+    spider2v = run[-1]
+    assert "facets" not in spider2v and "sub_answers" not in spider2v
+    summary = summarize([spider2v])
+    assert "closed_form" not in summary
+    assert "closed-form" not in "\n".join(format_summary(summary))
+
+
+def test_the_report_shows_each_sub_answers_verdict(tmp_path: Path) -> None:
+    result = {"task_id": "q5", "status": "failed", "score": 0.0, "answer": "@r[0.3]",
+              "evaluation": [{"func": "closed_form", "score": 0.0, "detail": "0 of 2 sub-answers right",
+                              "parts": [{"name": "r", "expected": "0.21", "given": "0.3", "correct": False},
+                                        {"name": "n", "expected": "7", "given": None, "correct": False}]}]}
+    html = render_task(result, tmp_path)
+    assert "<th>sub-answer</th><th>expected</th><th>given</th><th>verdict</th>" in html
+    assert '<td>r</td><td>0.21</td><td>0.3</td><td><span class="err">wrong</span></td>' in html
+    assert "<td>n</td><td>7</td><td>&ndash;</td>" in html

@@ -1,0 +1,103 @@
+"""Environments without a screen (``display: false`` in snapshots.yaml): observed through their
+actions' output alone, with no screenshots, trees, settle time or pyautogui prefix."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.agent import Observation, Turn
+from pytest_spider2v.context import TaskContext
+from pytest_spider2v.environment import PYAUTOGUI_PREFIX, Environment, ExecResult
+from pytest_spider2v.environments import load_snapshots
+from pytest_spider2v.records import TaskRecord
+from pytest_spider2v.reports.html import render_task
+from pytest_spider2v.runner import EpisodeSettings, first_observation, run_episode
+from pytest_spider2v.task import Task, TaskSpec
+
+
+def test_a_snapshot_says_whether_it_has_a_screen(tmp_path: Path) -> None:
+    (tmp_path / "snapshots.yaml").write_text(
+        "snapshots:\n  desktop: desktop\n  analysis: {recipe: analysis, display: false}\n")
+    snapshots = load_snapshots(tmp_path)
+    assert snapshots["desktop"].display is True and snapshots["analysis"].display is False
+
+
+def test_display_must_be_a_yes_or_no(tmp_path: Path) -> None:
+    (tmp_path / "snapshots.yaml").write_text("snapshots:\n  odd: {recipe: odd, display: 'no screen'}\n")
+    with pytest.raises(ValueError, match="snapshot 'odd': display must be true or false"):
+        load_snapshots(tmp_path)
+
+
+@dataclass
+class Headless:
+    """An environment without a screen: asking it for one fails the test."""
+
+    display: bool = False
+    commands: list[list[str]] = field(default_factory=list)
+
+    def execute(self, command: list[str], **options: Any) -> ExecResult:
+        self.commands.append(command)
+        return ExecResult(0, "34.65\n", "")
+
+    run_python = Environment.run_python
+
+    def screenshot(self) -> bytes:
+        raise AssertionError("an environment without a screen has no screenshot")
+
+    def accessibility_tree(self) -> str:
+        raise AssertionError("an environment without a screen has no accessibility tree")
+
+
+class Coder:
+    """Runs code once, then says DONE; remembers what it observed."""
+
+    needs_accessibility_tree = True  # asks for trees, which a screenless environment cannot give
+
+    def __init__(self) -> None:
+        self.seen: list[Observation] = []
+
+    def reset(self, task: Task) -> None:
+        pass
+
+    def act(self, instruction: str, observation: Observation) -> Turn:
+        self.seen.append(observation)
+        return Turn("compute", ["print(34.65)"]) if len(self.seen) == 1 else Turn("done", ["DONE"])
+
+
+def a_task() -> Task:
+    spec = TaskSpec.model_validate({
+        "id": "q1", "snapshot": "analysis", "instruction": "x", "related_apps": ["dabench"], "tags": ["cli"],
+        "action_number": 2, "evaluator": {"func": "infeasible"},
+    })
+    return Task(spec, Path("q.jsonl"), Path("."), "dabench", "closed_form", "x", "dabench")
+
+
+def test_an_episode_without_a_screen_records_output_and_no_images(tmp_path: Path) -> None:
+    env, agent = Headless(), Coder()
+    record = TaskRecord.start(tmp_path / "record", a_task(), "n", "coder", {})
+    ctx = TaskContext(env, a_task(), record.cache_dir)  # type: ignore[arg-type]
+    first = first_observation(env, with_tree=True)  # type: ignore[arg-type]
+    record.first_observation(first.screenshot, first.accessibility_tree)
+    started = time.monotonic()
+    episode = run_episode(ctx, agent, record, first, EpisodeSettings(sleep_after_action=5.0))
+    assert time.monotonic() - started < 2.0  # no settle time: there is no screen to settle
+    assert episode.stop_reason == "DONE"
+    assert [o.screenshot for o in agent.seen] == [None, None]
+    assert agent.seen[1].infos == ({"status": "success", "output": "34.65\n", "error": "", "returncode": 0},)
+    assert env.commands == [["python3", "-c", "print(34.65)"]]  # no pyautogui: it needs a screen
+    assert not list(record.directory.glob("step_*"))
+    assert record.result.initial_observation == {}
+    assert [s["observation"] for s in record.result.steps] == [{}, {}]
+    html = render_task(record.result.to_json(), record.directory)
+    assert "screenshot after the step" not in html and "34.65" in html
+
+
+def test_an_environment_with_a_screen_keeps_the_pyautogui_prefix() -> None:
+    env = Headless(display=True)
+    env.run_python("pyautogui.click(1, 2)")
+    assert env.commands == [["python3", "-c", PYAUTOGUI_PREFIX + "pyautogui.click(1, 2)"]]
