@@ -1,5 +1,6 @@
 """The live view: the desktop served over VNC (x11vnc on the X display) and, for a browser,
-noVNC through websockify on :data:`PORT`, which the provider publishes like the guest server.
+noVNC's page and its WebSocket through websockify on :data:`PORT`, which the provider publishes
+like the guest server.
 
 Started on request, never by default: a desktop nobody watches runs nothing extra. View-only
 unless asked otherwise (``--agent human`` is the one that types into it); asking again with the
@@ -17,7 +18,8 @@ from . import commands
 
 PORT = 6080
 VNC_PORT = 5900
-NOVNC = "/usr/share/novnc"
+NOVNC = "/opt/novnc"
+WEBSOCKIFY = "/opt/live/bin/websockify"
 #: The noVNC page a browser opens: connect at once and scale the desktop to the window.
 PAGE = "vnc.html?autoconnect=1&resize=scale&reconnect=1"
 START_TIMEOUT = 10.0
@@ -47,7 +49,7 @@ def start(view_only: bool) -> dict[str, object]:
             _live.view_only = view_only
             _wait_for_port(VNC_PORT)
         if not _running(_live.web):
-            _live.web = commands.launch(["websockify", "--web", NOVNC, str(PORT), f"localhost:{VNC_PORT}"])
+            _live.web = commands.launch([WEBSOCKIFY, "--web", NOVNC, str(PORT), f"localhost:{VNC_PORT}"])
             _wait_for_port(PORT)
     page = PAGE + ("&view_only=1" if view_only else "")
     return {"port": PORT, "page": page, "view_only": view_only}
