@@ -8,12 +8,13 @@ run on the same desktop (no model involved):
 * **step overhead**: one no-op action plus the observation after it, with a screenshot only and
   with the screenshot and the tree (``som``), on the Calc task's desktop;
 * **idle memory**: of a fresh container of each family, from the Docker engine's statistics;
-* **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``.
+* **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``;
+* **InfiAgent-DABench**: its 257 questions with the reference agent at ``-n 2``.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,memory,suite] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,memory,suite,dabench] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -40,7 +41,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "memory", "suite")
+PARTS = ("tree", "reset", "step", "memory", "suite", "dabench")
+#: The InfiAgent-DABench dev set: beside the checkout, or where SPIDER2V_SHARED says.
+DABENCH = Path(os.environ.get("SPIDER2V_SHARED") or ROOT.parent / "shared") / "infiagent-dabench"
 #: The task whose desktop the tree and step figures are taken on, and the Chromium page task.
 CALC_TASK = ROOT / "tasks/calc/product-revenue-column/task.json"
 CHROMIUM_TASK = ROOT / "tasks/chromium/workshop-registration-form/task.json"
@@ -64,6 +67,7 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "step_overhead.som_calc": ("le", 0.6, "s"),
     "suite.speedup": ("ge", 1.6, "x"),
     "idle_memory_mb.desktop": ("le", 600.0, "MB"),
+    "dabench.seconds": ("le", 900.0, "s"),
 }
 
 
@@ -207,20 +211,31 @@ def memory_figures(bench: Bench) -> dict[str, float]:
     return figures
 
 
+def oracle_run(target: Path | str, workers: int) -> dict[str, Any]:
+    """Wall time and outcome counts of ``pytest TARGET --agent oracle -n WORKERS``."""
+    with tempfile.TemporaryDirectory(prefix="spider2v-bench-run-") as results:
+        started = time.perf_counter()
+        proc = subprocess.run([sys.executable, "-m", "pytest", str(target), "--agent", "oracle", "-n", str(workers),
+                               "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results],
+                              cwd=ROOT, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - started
+    last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
+    counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|errors?|skipped)", last)}
+    return {"seconds": round(wall, 1), **counts}
+
+
 def suite_figures() -> dict[str, Any]:
     """Wall time of the whole suite with the reference agent, on one worker and on two."""
-    figures: dict[str, Any] = {}
-    for workers in (1, 2):
-        with tempfile.TemporaryDirectory(prefix="spider2v-suite-") as results:
-            started = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "pytest", "tasks/", "--agent", "oracle", "-n", str(workers),
-                                   "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results],
-                                  cwd=ROOT, capture_output=True, text=True, check=False)
-            wall = time.perf_counter() - started
-        counts = dict((k, int(n)) for n, k in re.findall(r"(\d+) (passed|failed|error|errors|skipped)", proc.stdout))
-        figures[f"n{workers}"] = {"seconds": round(wall, 1), **counts}
+    figures: dict[str, Any] = {f"n{workers}": oracle_run("tasks/", workers) for workers in (1, 2)}
     figures["speedup"] = round(figures["n1"]["seconds"] / figures["n2"]["seconds"], 2)
     return figures
+
+
+def dabench_figures() -> dict[str, Any]:
+    """The InfiAgent-DABench dev set with the reference agent on two workers."""
+    if not DABENCH.is_dir():
+        raise SystemExit(f"no InfiAgent-DABench dev set at {DABENCH} (set SPIDER2V_SHARED)")
+    return oracle_run(DABENCH, 2)
 
 
 def measure(parts: list[str], repeat: int) -> dict[str, Any]:
@@ -236,6 +251,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["idle_memory_mb"] = memory_figures(bench)
     if "suite" in parts:
         figures["suite"] = suite_figures()
+    if "dabench" in parts:
+        figures["dabench"] = dabench_figures()
     return figures
 
 
@@ -318,6 +335,10 @@ def table(data: dict[str, Any]) -> str:
         rows.append(f"| whole suite, reference agent, `-n 2` | {suite['n2']['seconds'] / 60:.1f} min "
                     f"({suite['n2'].get('passed', 0)} passed) | `-n 1` {suite['n1']['seconds'] / 60:.1f} min "
                     f"({suite['n1'].get('passed', 0)} passed): speed-up {suite['speedup']} | {verdict('suite.speedup')} |")
+    dabench = f.get("dabench", {})
+    if dabench:
+        rows.append(f"| InfiAgent-DABench dev set, reference agent, `-n 2` | {dabench['seconds'] / 60:.1f} min "
+                    f"({dabench.get('passed', 0)} passed) | | {verdict('dabench.seconds')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

@@ -8,6 +8,7 @@ scripted model (the loopback model server of this process) whose code runs in th
 
 from __future__ import annotations
 
+import html
 import json
 import subprocess
 import sys
@@ -87,7 +88,7 @@ def test_the_oracle_passes_a_sample_of_the_dev_set_and_noop_fails_it(dev_set: Pa
     assert oracle.returncode == 0, oracle.stdout[-6000:] + oracle.stderr[-3000:]
     assert {(r["status"], r["score"]) for r in records(tmp_path / "o")} == {("passed", 1.0)}
     assert any("accuracy by question" in line and line.endswith("100.00%") for line in oracle.stdout.splitlines())
-    report = (tmp_path / "report.html").read_text()
+    report = html.unescape((tmp_path / "report.html").read_text())  # pytest-html keeps extras escaped
     assert "<th>sub-answer</th>" in report and "<h3>Answer</h3>" in report
     noop = run_pytest(str(dev_set), *SAMPLE, "--agent", "noop", "-n", "2", "--results-dir", str(tmp_path / "n"))
     assert {(r["status"], r["score"]) for r in records(tmp_path / "n")} == {("failed", 0.0)}
