@@ -15,21 +15,18 @@ bash scripts/bootstrap.sh
 .venv/bin/python -m pytest tests/ -m "not e2e" -n 2 -q "$@"
 .venv/bin/python -m pytest tests/ -m e2e -q -rs --durations=15 "$@"
 .venv/bin/python -m pytest tasks/ --validate-changed -n 2 -q -rfE --durations=20
-sample="${SPIDER2V_SHARED:-../shared}/spider2v-sample/evaluation_examples/examples"
-if [ -d "$sample" ]; then
-    .venv/bin/python -m pytest "$sample" --validate-changed -n 2 -q -rfE --durations=20
-elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
-    echo "test.sh: no Spider2-V sample at $sample (set SPIDER2V_SHARED); its validation is skipped"
-else
-    echo "test.sh: no Spider2-V sample at $sample (set SPIDER2V_SHARED)" >&2
-    exit 1
-fi
-dabench="${SPIDER2V_SHARED:-../shared}/infiagent-dabench"
-if [ -d "$dabench" ]; then
-    .venv/bin/python -m pytest "$dabench" --validate-changed -n 2 -q -rfE --durations=20
-elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
-    echo "test.sh: no InfiAgent-DABench dev set at $dabench (set SPIDER2V_SHARED); its validation is skipped"
-else
-    echo "test.sh: no InfiAgent-DABench dev set at $dabench (set SPIDER2V_SHARED)" >&2
-    exit 1
-fi
+shared="${SPIDER2V_SHARED:-../shared}"
+# validate_shared WHAT PATH: --validate-changed the shared input at PATH; without it a run under CI
+# fails (a skip would hide that its tasks were never checked), any other run says so and goes on.
+validate_shared() {
+    if [ -d "$2" ]; then
+        .venv/bin/python -m pytest "$2" --validate-changed -n 2 -q -rfE --durations=20
+    elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
+        echo "test.sh: no $1 at $2 (set SPIDER2V_SHARED); its validation is skipped"
+    else
+        echo "test.sh: no $1 at $2 (set SPIDER2V_SHARED)" >&2
+        exit 1
+    fi
+}
+validate_shared "Spider2-V sample" "$shared/spider2v-sample/evaluation_examples/examples"
+validate_shared "InfiAgent-DABench dev set" "$shared/infiagent-dabench"
