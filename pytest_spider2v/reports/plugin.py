@@ -21,6 +21,7 @@ from pytest_spider2v.task import Task
 
 from .html import render_task
 from .summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
+from .video import video_extra
 
 SUMMARY_FILE = "summary.json"
 #: set once the item's outcome-carrying report has been annotated
@@ -69,7 +70,10 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
 
             # resolved as pytest-html resolves it, so screenshot links are relative to the page
             link_base = (Path.cwd() / Path(os.path.expandvars(html_path)).expanduser()).parent
-            report.extras = [*getattr(report, "extras", []), extras.html(render_task(result, record.directory, link_base))]
+            added = [extras.html(render_task(result, record.directory, link_base))]
+            video = video_extra(result, record.directory, link_base,
+                                bool(item.config.getoption("self_contained_html", default=False)))
+            report.extras = [*getattr(report, "extras", []), *added, *([video] if video else [])]
     elif isinstance(task, Task):  # ended before its record was started (e.g. an unavailable agent)
         result = {
             "nodeid": item.nodeid, "task_id": task.id, "app": task.app, "apps": list(task.spec.related_apps),
