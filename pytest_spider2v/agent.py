@@ -8,6 +8,7 @@ never touch the environment.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, Union
 
 from .task import Task
@@ -127,9 +128,24 @@ def agent_factory(name: str) -> Any:
     """
     from .registry import agents
 
+    return agents.get(_registered_name(name))
+
+
+def run_read_by(name: str) -> Path | None:
+    """The earlier run's folder the agent ``name`` reads (``reads_run`` registration metadata:
+    a replay), which the run must not write its records into; None for any other agent."""
+    from .registry import agents
+
+    reads = agents.entry(_registered_name(name)).meta.get("reads_run")
+    return Path(reads(name)) if callable(reads) else None
+
+
+def _registered_name(name: str) -> str:
+    from .registry import agents
+
     if name in agents:
-        return agents.get(name)
+        return name
     for candidate in agents:
         if agents.entry(candidate).meta.get("matches", lambda _n: False)(name):
-            return agents.get(candidate)
-    return agents.get(name)  # raises UnknownName with close matches
+            return candidate
+    return name  # unknown: getting it raises UnknownName with close matches

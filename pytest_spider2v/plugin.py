@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from . import fixtures, registry
-from .agent import agent_factory
+from .agent import agent_factory, run_read_by
 from .providers.limits import parse_memory
 from .records import slug
 from .scoring import Evaluation
@@ -160,8 +160,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     try:
         agent_factory(agent)
         registry.providers.get(config.getoption("spider2v_provider"))
+        read = run_read_by(agent)
     except LookupError as exc:
         raise pytest.UsageError(str(exc)) from None
+    if read is not None and read.resolve() == config.stash[RUN_DIR].resolve():
+        raise pytest.UsageError(f"--agent {agent} reads the records of {read}, which this run would overwrite: "
+                                "give the run another --run-name or --results-dir")
 
 
 class TaskFile(pytest.Module):
