@@ -20,6 +20,7 @@ from pytest_spider2v.stash import RECORD, RUN_DIR
 from pytest_spider2v.task import Task
 
 from .html import render_task
+from .overview import render_overview
 from .summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
 from .video import video_extra
 
@@ -125,6 +126,13 @@ class RunSummary:
     def pytest_html_report_title(self, report: Any) -> None:
         run_dir = self.config.stash.get(RUN_DIR, None)
         report.title = f"Spider2-V run '{run_dir.name}'" if run_dir else "Spider2-V results"
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_summary(self, prefix: list[str], summary: list[str], postfix: list[str],
+                                    session: pytest.Session) -> None:
+        """The report opens with the run at a glance (not for --validate, whose items check tasks)."""
+        if self.entries and not self.config.getoption("spider2v_validate", False):
+            prefix.append(render_overview(summarize(self.entries.values())))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_header(self, cells: list[str]) -> None:

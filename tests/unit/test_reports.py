@@ -234,6 +234,9 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     report = (pytester.path / "report.html").read_text()
     assert report.count("data:image/jpeg;base64") == 3 and "Spider2-V run" in report
     assert ">Score</th>" in report and "col-score" in report
+    # the run at a glance opens the report, above the results table
+    assert report.index('<section id="spider2v-overview"') < report.index('id="results-table"')
+    assert "<b>Success rate 100.0%</b> over 1 scored tasks of 3 (1 errors and 1 skipped, not counted as 0)" in report
     assert "<i>sync" not in report and "&amp;lt;i&amp;gt;sync" in report  # escaped, then escaped into the page's data
     junit = (pytester.path / "junit.xml").read_text()
     assert junit.count('property name="spider2v"') == 3
