@@ -53,7 +53,11 @@ _terminals: dict[bool, Terminal] = {}
 def person_page(port: int) -> PersonPage:
     """This process's page on ``port`` (0: any free port), started on first use."""
     if port not in _pages:
-        _pages[port] = PersonPage(port)
+        try:
+            _pages[port] = PersonPage(port)
+        except OSError as exc:
+            raise ValueError(f"the human agent's page cannot listen on 127.0.0.1:{port}: {exc}; "
+                             "choose another --agent-option port=N") from None
     return _pages[port]
 
 

@@ -155,6 +155,12 @@ def test_options_are_checked_and_each_worker_gets_its_own_port(monkeypatch: pyte
         make_human(AgentSettings("human", options={"colour": "red"}))
     with pytest.raises(ValueError, match="'every' must be a positive"):
         make_human(AgentSettings("human", options={"every": "0"}))
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # this test's own run may be a worker
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(ValueError, match="cannot listen on 127.0.0.1:.*choose another --agent-option port=N"):
+            make_human(AgentSettings("human", options={"port": str(taken.getsockname()[1])}))
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
     assert worker_port(8700) == 8703 and worker_port(0) == 0
     monkeypatch.delenv("PYTEST_XDIST_WORKER")
