@@ -7,6 +7,9 @@ run on the same desktop (no model involved):
   spare container waiting and without one;
 * **step overhead**: one no-op action plus the observation after it, with a screenshot only and
   with the screenshot and the tree (``som``), on the Calc task's desktop;
+* **video**: what recording the screen (``--record-video``) costs a step, on the same desktop,
+  batches with the recorder off and on taken alternately: the runner's whole step (the action,
+  the default settle time of 0.5 s, the screenshot after it) and the harness's share alone;
 * **idle memory**: of a fresh container of each family, from the Docker engine's statistics;
 * **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``;
 * **InfiAgent-DABench**: its 257 questions with the reference agent at ``-n 2``.
@@ -14,7 +17,7 @@ run on the same desktop (no model involved):
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,memory,suite,dabench] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -41,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "memory", "suite", "dabench")
+PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench")
 #: The InfiAgent-DABench dev set: beside the checkout, or where SPIDER2V_SHARED says.
 DABENCH = Path(os.environ.get("SPIDER2V_SHARED") or ROOT.parent / "shared") / "infiagent-dabench"
 #: The task whose desktop the tree and step figures are taken on, and the Chromium page task.
@@ -65,6 +68,7 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "reset.desktop.spare": ("le", 1.5, "s"),
     "step_overhead.screenshot": ("le", 0.25, "s"),
     "step_overhead.som_calc": ("le", 0.6, "s"),
+    "video.step_cost_percent": ("le", 10.0, "%"),
     "suite.speedup": ("ge", 1.6, "x"),
     "idle_memory_mb.desktop": ("le", 600.0, "MB"),
     "dabench.seconds": ("le", 900.0, "s"),
@@ -185,6 +189,53 @@ def step_figures(bench: Bench, repeat: int) -> dict[str, Any]:
     return {name: summary(values) for name, values in samples.items()}
 
 
+#: Steps per batch of the video figures, and the pause after starting the recorder before a batch
+#: (ffmpeg's start-up happens once an episode, not once a step).
+VIDEO_BATCH, RECORDER_WARM_UP = 5, 2.0
+#: The settle time a run's step has by default (``--sleep-after-action``).
+SETTLE = 0.5
+
+
+def video_figures(bench: Bench, repeat: int) -> dict[str, Any]:
+    """Steps with the recorder off and on, in alternating batches: the cost of recording as a
+    share of the runner's whole step (the target) and of the harness's share alone."""
+    from pytest_spider2v.runner import observe
+    from pytest_spider2v.video import GUEST_PATH
+
+    samples: dict[str, list[float]] = {"step_off": [], "step_on": [], "harness_off": [], "harness_on": []}
+    provider = bench.provider(spare=False)
+    try:
+        with bench.desktop(CALC_TASK, provider) as env:
+            def harness() -> None:
+                env.run_python("pyautogui.position()")
+                observe(env, False)
+
+            def step() -> None:
+                env.run_python("pyautogui.position()")
+                time.sleep(SETTLE)
+                observe(env, False)
+
+            for _ in range(repeat):
+                for recording in (False, True):
+                    if recording:
+                        env.start_recording(GUEST_PATH)
+                        time.sleep(RECORDER_WARM_UP)
+                    mode = "on" if recording else "off"
+                    for _ in range(VIDEO_BATCH):
+                        samples[f"step_{mode}"].append(timed(step))
+                        samples[f"harness_{mode}"].append(timed(harness))
+                    if recording:
+                        env.stop_recording()
+    finally:
+        provider.close()
+    figures: dict[str, Any] = {name: summary(values) for name, values in samples.items()}
+    for part in ("step", "harness"):
+        off, on = statistics.median(samples[f"{part}_off"]), statistics.median(samples[f"{part}_on"])
+        figures[f"{part}_cost_percent"] = round(100 * (on / off - 1), 1)
+    figures["task"] = _relative(CALC_TASK)
+    return figures
+
+
 def memory_figures(bench: Bench) -> dict[str, float]:
     """MB in use by a fresh container of each family once it is ready and has idled for 10 s,
     as ``docker stats`` counts it (usage without the inactive page cache)."""
@@ -247,6 +298,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["reset"] = reset_figures(bench, max(3, repeat // 2))
     if "step" in parts:
         figures["step_overhead"] = step_figures(bench, repeat)
+    if "video" in parts:
+        figures["video"] = video_figures(bench, repeat)
     if "memory" in parts:
         figures["idle_memory_mb"] = memory_figures(bench)
     if "suite" in parts:
@@ -330,6 +383,12 @@ def table(data: dict[str, Any]) -> str:
                     f"{verdict('step_overhead.screenshot')} |")
         rows.append(f"| step overhead, `som` observation on Calc | {_seconds(step.get('som_calc'))} | | "
                     f"{verdict('step_overhead.som_calc')} |")
+    video = f.get("video", {})
+    if video:
+        rows.append(f"| step with `--record-video` (action, 0.5 s settle, screenshot) | {_seconds(video.get('step_on'))}, "
+                    f"+{video['step_cost_percent']:g} % | without {_seconds(video.get('step_off'))}; the harness's "
+                    f"share alone {_seconds(video.get('harness_off'))} → {_seconds(video.get('harness_on'))} "
+                    f"(+{video['harness_cost_percent']:g} %) | {verdict('video.step_cost_percent')} |")
     suite = f.get("suite", {})
     if suite:
         rows.append(f"| whole suite, reference agent, `-n 2` | {suite['n2']['seconds'] / 60:.1f} min "

@@ -8,6 +8,7 @@ never touch the environment.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, Union
 
 from .task import Task
@@ -48,12 +49,54 @@ class AgentSettings:
 
 
 class Agent(Protocol):
+    """What every agent has. An agent may also have these, which the run looks up by name (so the
+    core knows what they mean, never which agent has them):
+
+    * ``needs_live_input: bool`` -- it works through the desktop's live view (a person at a
+      browser): the run opens the view with input enabled, whether or not ``--live`` was given;
+    * ``live_view_opened(url) -> str | None`` -- told where the live view is, before the episode;
+      it may answer with a page of its own to announce beside it (the person's DONE/FAIL page);
+    * ``episode_settings(given: EpisodeSettings) -> EpisodeSettings`` -- the limits its episode
+      runs under instead of the command line's (a person is bounded by time, not turns; a replay
+      by the turns it recorded);
+    * ``replays: RecordedOutcome | None`` -- set by ``reset``: the earlier run whose episode it
+      re-executes, which the record keeps and the summary compares the new score with.
+    """
+
     #: whether the runner must fetch the accessibility tree for each observation
     needs_accessibility_tree: bool
 
     def reset(self, task: Task) -> None: ...
 
     def act(self, instruction: str, observation: Observation) -> Turn: ...
+
+
+@dataclass(frozen=True)
+class RecordedOutcome:
+    """How an earlier run ended a task, as its record says: what an agent that re-executes that
+    run's episode (``replay``) is compared with."""
+
+    run: str  #: the earlier run's folder
+    agent: str  #: the agent that ran it
+    status: str
+    score: float | None
+
+
+def needs_live_input(agent: object) -> bool:
+    """Whether ``agent`` works through the live view (and so needs it with input enabled)."""
+    return bool(getattr(agent, "needs_live_input", False))
+
+
+def live_page(agent: object, url: str) -> str | None:
+    """Tell ``agent`` where the live view is; the page of its own it answers with, if any."""
+    opened = getattr(agent, "live_view_opened", None)
+    return opened(url) if callable(opened) else None
+
+
+def replayed_outcome(agent: object) -> RecordedOutcome | None:
+    """The earlier run's outcome ``agent`` re-executes, if it is a replay."""
+    outcome = getattr(agent, "replays", None)
+    return outcome if isinstance(outcome, RecordedOutcome) else None
 
 
 def action_kind(action: Action) -> str:
@@ -85,9 +128,24 @@ def agent_factory(name: str) -> Any:
     """
     from .registry import agents
 
+    return agents.get(_registered_name(name))
+
+
+def run_read_by(name: str) -> Path | None:
+    """The earlier run's folder the agent ``name`` reads (``reads_run`` registration metadata:
+    a replay), which the run must not write its records into; None for any other agent."""
+    from .registry import agents
+
+    reads = agents.entry(_registered_name(name)).meta.get("reads_run")
+    return Path(reads(name)) if callable(reads) else None
+
+
+def _registered_name(name: str) -> str:
+    from .registry import agents
+
     if name in agents:
-        return agents.get(name)
+        return name
     for candidate in agents:
         if agents.entry(candidate).meta.get("matches", lambda _n: False)(name):
-            return agents.get(candidate)
-    return agents.get(name)  # raises UnknownName with close matches
+            return candidate
+    return name  # unknown: getting it raises UnknownName with close matches

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from .agent import Agent, AgentSettings, agent_factory
+from .announce import announcer
 from .providers import OWNER_ENV, Provider
 from .records import SECRET_NAME, TaskRecord, read_result, recorded_outcome, task_dir
 from .registry import providers
@@ -105,6 +106,8 @@ def _public_settings(config: pytest.Config) -> dict[str, Any]:
         "task_timeout": config.getoption("spider2v_task_timeout"),
         "sleep_after_action": config.getoption("spider2v_sleep_after_action"),
         "retries": config.getoption("spider2v_retries"),
+        "live": config.getoption("spider2v_live"),
+        "record_video": config.getoption("spider2v_record_video"),
         "environment": provider_options(config),
         "agent_options": {k: ("***" if SECRET_NAME.search(k) else v) for k, v in options.items()},
     }
@@ -133,8 +136,11 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
             sleep_after_action=config.getoption("spider2v_sleep_after_action"),
         ),
         retries=config.getoption("spider2v_retries"),
+        live=config.getoption("spider2v_live"),
+        record_video=config.getoption("spider2v_record_video"),
     )
-    run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, settings, spider2v_settings_dir)
+    run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, settings, spider2v_settings_dir,
+                  announce=announcer(config))
     try:
         yield run
     finally:

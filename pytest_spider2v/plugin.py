@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from . import fixtures, registry
-from .agent import agent_factory
+from .agent import agent_factory, run_read_by
 from .providers.limits import parse_memory
+from .records import slug
 from .scoring import Evaluation
 from .selection import STATE_FILE, ValidationSelection
 from .stash import RUN_DIR
@@ -66,6 +67,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--retries", dest="spider2v_retries", type=int, default=0, metavar="N",
                     help="start a task over on a fresh environment, up to N times, when its environment or "
                          "setup fails (never after a score); every attempt stays in the record (default: 0)")
+    group.addoption("--live", dest="spider2v_live", action="store_true",
+                    help="serve every task's desktop to a browser while it runs (view-only); the URL is printed "
+                         "when the task starts and kept in its record")
+    group.addoption("--record-video", dest="spider2v_record_video", action="store_true",
+                    help="record each episode, from the first observation to the end of the evaluation, as "
+                         "episode.mp4 in the task's record (shown in the HTML report)")
     group.addoption("--validate", dest="spider2v_validate", action="store_true",
                     help="check the tasks instead of running an agent: reference solution scores 1, "
                          "do-nothing and wrong solution score 0, two resets look the same")
@@ -111,7 +118,8 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(ValidationSummary(config), "spider2v-validation-summary")
     default_run = "validate" if config.getoption("spider2v_validate") else config.getoption("spider2v_agent")
     run = config.getoption("spider2v_run_name") or default_run or "run"
-    config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / run
+    # one folder, whatever the name holds (``openai:qwen``, ``replay:results/gpt-4o``)
+    config.stash[RUN_DIR] = config.invocation_params.dir / config.getoption("spider2v_results_dir") / slug(run)
 
 
 def _fixed_markers() -> list[tuple[str, str]]:
@@ -152,8 +160,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     try:
         agent_factory(agent)
         registry.providers.get(config.getoption("spider2v_provider"))
+        read = run_read_by(agent)
     except LookupError as exc:
         raise pytest.UsageError(str(exc)) from None
+    if read is not None and read.resolve() == config.stash[RUN_DIR].resolve():
+        raise pytest.UsageError(f"--agent {agent} reads the records of {read}, which this run would overwrite: "
+                                "give the run another --run-name or --results-dir")
 
 
 class TaskFile(pytest.Module):

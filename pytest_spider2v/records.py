@@ -2,8 +2,8 @@
 
 Layout: ``<results_dir>/<run>/<app>/<task-key>/`` holding ``result.json``, ``trajectory.jsonl``,
 ``step_NNN.png`` (the screenshot after step N; ``step_000.png`` is the first observation),
-``step_NNN.xml`` (accessibility tree, when the agent observed it) and ``cache/`` (files the getters
-fetched). An attempt that ended in an infrastructure fault and was retried keeps its files in
+``step_NNN.xml`` (accessibility tree, when the agent observed it), ``episode.mp4`` (the episode's
+video, with ``--record-video``) and ``cache/`` (files the getters fetched). An attempt that ended in an infrastructure fault and was retried keeps its files in
 ``attempt_N/``. ``result.json`` is rewritten atomically after every change, so an interrupted run
 keeps everything up to its last finished step.
 
@@ -30,18 +30,26 @@ from .task import Task
 SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
 RESULT_FILE = "result.json"
 TRAJECTORY_FILE = "trajectory.jsonl"
+VIDEO_FILE = "episode.mp4"
 FINAL_STATUSES = ("passed", "failed")
 #: Files of one attempt (moved aside when the attempt is retried); ``cache/`` stays shared.
-_ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|trajectory\.jsonl)$")
+_ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|trajectory\.jsonl|episode\.mp4)$")
 
 
 def task_dir(results_dir: Path, run: str, task: Task) -> Path:
     """Where one task's record lives; stable across runs so that ``--resume`` finds it."""
+    return results_dir / slug(run) / record_path(task)
+
+
+def record_path(task: Task) -> Path:
+    """A task's record folder within its run's folder, ``<app>/<task>``: the key by which a later
+    run (``--resume``, a replay) finds the same task's record."""
     name = f"{task.id}-{task.variant}" if task.layout == "project" else task.id  # only a project file has variants
-    return results_dir / _slug(run) / _slug(task.app) / _slug(name)
+    return Path(slug(task.app)) / slug(name)
 
 
-def _slug(text: str) -> str:
+def slug(text: str) -> str:
+    """``text`` as one folder name: anything but letters, digits and ``._+-`` becomes ``_``."""
     return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "_"
 
 
@@ -89,6 +97,13 @@ class TaskResult:
     facets: dict[str, Any] = field(default_factory=dict)
     #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
     attempts: list[dict[str, Any]] = field(default_factory=list)
+    #: the desktop served to a browser (``--live``, or an agent working through it): ``url``,
+    #: ``view_only`` and the agent's own ``page`` if it has one; or ``error``, why there is none
+    live_view: dict[str, Any] = field(default_factory=dict)
+    #: the episode's video (``--record-video``): ``file`` and ``seconds``, or ``error``, why there is none
+    video: dict[str, Any] = field(default_factory=dict)
+    #: the earlier run an agent re-executed (``replay``): its ``run`` folder, ``agent``, ``status``, ``score``
+    replay_of: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -205,6 +220,33 @@ class TaskRecord:
         self.result.answer = text
         self.save()
 
+    def watched(self, url: str, *, view_only: bool, page: str | None = None) -> None:
+        """The desktop is served to a browser at ``url`` (with the agent's own ``page`` beside it)."""
+        self.result.live_view = {"url": url, "view_only": view_only, **({"page": page} if page else {})}
+        self.save()
+
+    def not_watched(self, reason: str) -> None:
+        """A live view was asked for and could not be opened: why."""
+        self.result.live_view = {"error": reason}
+        self.save()
+
+    def recorded_video(self, seconds: float | None, problem: str = "") -> None:
+        """The episode's video is in :data:`VIDEO_FILE`, ``seconds`` long (as the guest measured
+        it); ``problem``: what the recorder complained of, if anything."""
+        self.result.video = {"file": VIDEO_FILE, "seconds": seconds, **({"problem": problem} if problem else {})}
+        self.save()
+
+    def no_video(self, reason: str) -> None:
+        """Recording was asked for and no video came of it: why."""
+        self.result.video = {"error": reason}
+        self.save()
+
+    def replaying(self, run: str, agent: str, status: str, score: float | None) -> None:
+        """This run re-executes the task's episode as recorded in an earlier ``run``, where
+        ``agent`` ended it with ``status`` and ``score``; the summary compares the new score."""
+        self.result.replay_of = {"run": run, "agent": agent, "status": status, "score": score}
+        self.save()
+
     def retry(self, detail: str) -> None:
         """Close the current attempt, which an infrastructure fault ended, before the next one.
 
@@ -219,8 +261,11 @@ class TaskRecord:
                 path.rename(folder / path.name)
         phases = {k: v for k, v in self.result.timings.items() if k not in ("started",)}
         self.result.attempts.append({"attempt": number, "detail": detail, "folder": folder.name,
-                                     "steps": len(self.result.steps), "timings": phases})
+                                     "steps": len(self.result.steps), "timings": phases,
+                                     **({"video": self.result.video} if self.result.video else {})})
         self.result.steps = []
+        self.result.video = {}
+        self.result.live_view = {}
         self.result.initial_observation = {}
         self.result.stop_reason = ""
         self.result.answer = None

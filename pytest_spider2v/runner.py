@@ -32,6 +32,13 @@ class EpisodeSettings:
     sleep_after_action: float = 0.5
 
 
+def episode_settings_for(agent: Agent, given: EpisodeSettings) -> EpisodeSettings:
+    """The limits ``agent``'s episode runs under: the command line's, unless the agent sets its
+    own (``episode_settings``: a person is bounded by time alone, a replay by its recorded turns)."""
+    own = getattr(agent, "episode_settings", None)
+    return own(given) if callable(own) else given
+
+
 @dataclass
 class Episode:
     """What happened: every action taken and why the loop stopped."""

@@ -10,6 +10,11 @@ fails, a setup step fails). With ``retries=N`` such an attempt is recorded (its 
 ``attempt_K/``) and the task starts over on a fresh environment, at most N more times. A score,
 even 0, is a result and is never retried; nor is a fault of the agent itself (a model API that
 keeps failing), which a fresh environment would not cure.
+
+Watching: with ``live`` (or an agent that works through the live view, a person) each
+environment is served to a browser as soon as it is acquired, so its setup can be watched too,
+and the URL is announced and recorded. With ``record_video`` the episode is recorded from the
+first observation to the end of the evaluation (:mod:`pytest_spider2v.video`).
 """
 
 from __future__ import annotations
@@ -17,21 +22,22 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from .agent import Agent
+from .agent import Agent, live_page, needs_live_input, replayed_outcome
 from .context import TaskContext
 from .environment import Environment, EnvironmentFault
 from .providers import Provider
 from .records import TaskRecord, recorded_outcome
 from .registry import Unavailable
-from .runner import EpisodeSettings, first_observation, run_episode
+from .runner import EpisodeSettings, episode_settings_for, first_observation, run_episode
 from .scoring import Evaluation, evaluate, run_steps
 from .task import Task, unavailable_reasons
+from .video import recording
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +54,8 @@ INFRASTRUCTURE_FAULTS: tuple[type[BaseException], ...] = (EnvironmentFault, Setu
 class RunSettings:
     episode: EpisodeSettings
     retries: int = 0  #: further attempts after an infrastructure fault
+    live: bool = False  #: serve each environment to a browser while the task runs
+    record_video: bool = False  #: record the episode as an MP4 in the task's record
 
 
 class TaskRun:
@@ -55,7 +63,8 @@ class TaskRun:
     cannot run here (account, unavailable name, agent without a key) never starts one."""
 
     def __init__(self, task: Task, record: TaskRecord, agent_name: str, make_agent: Callable[[], Agent],
-                 provider: Callable[[], Provider], settings: RunSettings, settings_dir: Path | None = None) -> None:
+                 provider: Callable[[], Provider], settings: RunSettings, settings_dir: Path | None = None,
+                 announce: Callable[[str], None] = log.info) -> None:
         self.task = task
         self.record = record
         self.agent_name = agent_name
@@ -63,7 +72,9 @@ class TaskRun:
         self._provider = provider
         self.settings = settings
         self.settings_dir = settings_dir
+        self._announce = announce
         self._ctx: TaskContext | None = None
+        self._agent: Agent | None = None  #: once made: whether it works through the live view
         self._attempts_left = settings.retries
 
     # -- environments -------------------------------------------------------------------------
@@ -104,6 +115,7 @@ class TaskRun:
         env = _acquire(provider, self.task.spec.snapshot)
         try:
             self.record.time("restore", time.monotonic() - started)
+            self._open_live_view(env)
             ctx = TaskContext(env, self.task, self.record.cache_dir, self.settings_dir)
             started = time.monotonic()
             self._setup(ctx)
@@ -112,6 +124,34 @@ class TaskRun:
         except BaseException:
             provider.release(env)
             raise
+
+    def _open_live_view(self, env: Environment) -> None:
+        """Serve ``env`` to a browser when the run or the agent asks for it: view-only, or with
+        input for an agent that needs it (which cannot work without one: its failure is a fault)."""
+        with_input = needs_live_input(self._agent)
+        if not (self.settings.live or with_input):
+            return
+        who = self.record.result.nodeid or self.task.key
+        if not env.display:
+            reason = f"the '{self.task.spec.snapshot}' environment has no screen"
+            if with_input:
+                self.skip(f"agent '{self.agent_name}' works through the live view, and {reason}")
+            self.record.not_watched(reason)
+            self._announce(f"no live view of {who}: {reason}")
+            return
+        try:
+            url = env.live_view(view_only=not with_input)
+        except EnvironmentFault as exc:
+            if with_input:
+                raise
+            self.record.not_watched(str(exc))
+            self._announce(f"no live view of {who}: {exc}")
+            return
+        page = live_page(self._agent, url) if self._agent is not None else None
+        self.record.watched(url, view_only=not with_input, page=page)
+        self._announce(f"live view of {who}: {url}" + (" (input enabled)" if with_input else ""))
+        if page:
+            self._announce(f"{self.agent_name} agent's page for {who}: {page}")
 
     def _setup(self, ctx: TaskContext) -> None:
         try:
@@ -143,6 +183,10 @@ class TaskRun:
             agent.reset(self.task)
         except Unavailable as exc:
             self.skip(str(exc))
+        self._agent = agent
+        earlier = replayed_outcome(agent)
+        if earlier is not None:
+            self.record.replaying(earlier.run, earlier.agent, earlier.status, earlier.score)
         while True:
             ctx = self.context()
             try:
@@ -165,13 +209,14 @@ class TaskRun:
         first = first_observation(ctx.env, agent.needs_accessibility_tree)
         record.first_observation(first.screenshot, first.accessibility_tree)
         record.time("reset", record.seconds("restore") + record.seconds("setup") + time.monotonic() - started)
-        started = time.monotonic()
-        episode = run_episode(ctx, agent, record, first, self.settings.episode)
-        record.stopped(episode.stop_reason)
-        record.time("episode", time.monotonic() - started)
-        started = time.monotonic()
-        evaluation = evaluate(ctx)
-        record.time("evaluation", time.monotonic() - started)
+        with recording(ctx.env, record) if self.settings.record_video else nullcontext():
+            started = time.monotonic()
+            episode = run_episode(ctx, agent, record, first, episode_settings_for(agent, self.settings.episode))
+            record.stopped(episode.stop_reason)
+            record.time("episode", time.monotonic() - started)
+            started = time.monotonic()
+            evaluation = evaluate(ctx)
+            record.time("evaluation", time.monotonic() - started)
         return evaluation
 
     # -- endings ------------------------------------------------------------------------------

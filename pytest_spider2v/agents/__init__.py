@@ -1,3 +1,3 @@
 """Built-in agents. Importing this package registers them (it is also a pytest plugin)."""
 
-from . import llm, noop, oracle  # noqa: F401  (registration on import)
+from . import human, llm, noop, oracle, replay  # noqa: F401  (registration on import)

@@ -50,6 +50,7 @@ def render_task(result: dict[str, Any], directory: Path, link_base: Path | None 
     if result.get("answer") is not None:
         parts.append(_section("Answer", f"<pre>{_e(result['answer'])}</pre>"))
     parts.append(_evaluation(result.get("evaluation") or []))
+    parts.append(_watching(result))
     parts.append(_attempts(result.get("attempts") or []))
     parts.append(_timings(result.get("timings") or {}))
     parts.append(_usage(result))
@@ -57,6 +58,28 @@ def render_task(result: dict[str, Any], directory: Path, link_base: Path | None 
     parts.append(_steps(result, directory, link_base))
     parts.append("</div>")
     return "".join(p for p in parts if p)
+
+
+def _watching(result: dict[str, Any]) -> str:
+    """Where the desktop could be watched while the task ran, and its video (played in the
+    report's media panel), or why there was none."""
+    rows = []
+    live = result.get("live_view") or {}
+    if live.get("url"):
+        mode = "view-only" if live.get("view_only", True) else "input enabled"
+        page = f' &middot; agent\'s page <a href="{escape(live["page"])}">{_e(live["page"])}</a>' if live.get("page") else ""
+        rows.append(["live view", f'<a href="{escape(live["url"])}">{_e(live["url"])}</a> ({mode}, while it ran){page}'])
+    elif live.get("error"):
+        rows.append(["live view", f'<span class="err">none: {_e(live["error"])}</span>'])
+    video = result.get("video") or {}
+    if video.get("file"):
+        seconds = video.get("seconds")
+        length = f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else ""
+        problem = f'<pre class="err">{_e(video["problem"])}</pre>' if video.get("problem") else ""
+        rows.append(["video", f"{_e(video['file'])}{_e(length)} (in the media panel){problem}"])
+    elif video.get("error"):
+        rows.append(["video", f'<span class="err">none: {_e(video["error"])}</span>'])
+    return _section("Watching", _table(["", ""], rows)) if rows else ""
 
 
 def _attempts(attempts: list[dict[str, Any]]) -> str:
@@ -233,7 +256,7 @@ def _observation(files: dict[str, str], directory: Path, link_base: Path | None)
     html = _screenshot(directory / files["screenshot"], link_base) if files.get("screenshot") else "<i>no screenshot</i>"
     tree = files.get("accessibility_tree")
     if tree and (directory / tree).is_file():
-        html += f'<a href="{escape(_link(directory / tree, link_base))}" target="_blank">accessibility tree</a>'
+        html += f'<a href="{escape(relative_link(directory / tree, link_base))}" target="_blank">accessibility tree</a>'
     return html
 
 
@@ -241,12 +264,13 @@ def _screenshot(path: Path, link_base: Path | None) -> str:
     uri = jpeg_data_uri(path)
     if uri is None:
         return f"<i>missing {_e(path.name)}</i>"
-    href = _link(path, link_base)
+    href = relative_link(path, link_base)
     return f'<div class="shot"><a href="{escape(href)}" target="_blank"><img src="{uri}" alt="{_e(path.name)}" loading="lazy"></a></div>'
 
 
-def _link(path: Path, base: Path | None) -> str:
-    """A link to the full-size screenshot: relative to the report when possible, else a file URI."""
+def relative_link(path: Path, base: Path | None) -> str:
+    """A link to a record's file (a full-size screenshot, a video): relative to the report when
+    possible, else a file URI."""
     path = path.resolve()
     if base is not None:
         try:

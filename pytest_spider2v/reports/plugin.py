@@ -20,7 +20,9 @@ from pytest_spider2v.stash import RECORD, RUN_DIR
 from pytest_spider2v.task import Task
 
 from .html import render_task
+from .overview import render_overview
 from .summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
+from .video import video_extra
 
 SUMMARY_FILE = "summary.json"
 #: set once the item's outcome-carrying report has been annotated
@@ -69,7 +71,10 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
 
             # resolved as pytest-html resolves it, so screenshot links are relative to the page
             link_base = (Path.cwd() / Path(os.path.expandvars(html_path)).expanduser()).parent
-            report.extras = [*getattr(report, "extras", []), extras.html(render_task(result, record.directory, link_base))]
+            added = [extras.html(render_task(result, record.directory, link_base))]
+            video = video_extra(result, record.directory, link_base,
+                                bool(item.config.getoption("self_contained_html", default=False)))
+            report.extras = [*getattr(report, "extras", []), *added, *([video] if video else [])]
     elif isinstance(task, Task):  # ended before its record was started (e.g. an unavailable agent)
         result = {
             "nodeid": item.nodeid, "task_id": task.id, "app": task.app, "apps": list(task.spec.related_apps),
@@ -121,6 +126,13 @@ class RunSummary:
     def pytest_html_report_title(self, report: Any) -> None:
         run_dir = self.config.stash.get(RUN_DIR, None)
         report.title = f"Spider2-V run '{run_dir.name}'" if run_dir else "Spider2-V results"
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_html_results_summary(self, prefix: list[str], summary: list[str], postfix: list[str],
+                                    session: pytest.Session) -> None:
+        """The report opens with the run at a glance (not for --validate, whose items check tasks)."""
+        if self.entries and not self.config.getoption("spider2v_validate", False):
+            prefix.append(render_overview(summarize(self.entries.values())))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_header(self, cells: list[str]) -> None:

@@ -3,7 +3,9 @@
 The per-task dicts travel as ``report.user_properties`` (so they survive pytest-xdist and land in
 ``--junitxml``); everything here is plain data so the aggregation is testable without pytest.
 The success rate is the mean score over tasks that finished with a score: errors and skips say
-nothing about the agent, so they are listed separately instead of being counted as 0. A run with
+nothing about the agent, so they are listed separately instead of being counted as 0. Every
+group also sums its tokens, cost and wall time (each task's, from its start to its end). A run
+that replays an earlier one (``replay_of`` in its records) lists the tasks whose outcome changed. A run with
 closed-form questions (InfiAgent-DABench) also gets the paper's accuracies over them
 (:mod:`.closed_form`).
 """
@@ -65,13 +67,22 @@ def task_properties(result: dict[str, Any]) -> dict[str, Any]:
         "score": float(score) if isinstance(score, (int, float)) else None,
         "tokens": tokens,
         "cost": cost,
+        "seconds": _wall_seconds(result.get("timings") or {}),
         "detail": _first_line(str(result.get("detail") or ""))[:DETAIL_CHARS],
         #: the faults of the attempts an infrastructure fault ended (``--retries``), in order
         "retried": [_first_line(str(a.get("detail") or ""))[:DETAIL_CHARS] for a in result.get("attempts") or []],
         #: a task format's facets and each sub-answer's verdict, for tasks that have them
         **({"facets": result["facets"]} if result.get("facets") else {}),
         **({"sub_answers": verdicts} if (verdicts := sub_answer_verdicts(result.get("evaluation") or [])) else {}),
+        #: how the replayed run ended the task, for a replay
+        **({"recorded": {key: replayed.get(key) for key in ("run", "status", "score")}}
+           if (replayed := result.get("replay_of")) else {}),
     }
+
+
+def _wall_seconds(timings: dict[str, Any]) -> float | None:
+    total = timings.get("total")
+    return round(float(total), 3) if isinstance(total, (int, float)) else None
 
 
 def _first_line(text: str) -> str:
@@ -89,10 +100,10 @@ def summarize(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     summary["errors"] = [p["nodeid"] for p in tasks if not is_scored(p) and p.get("status") != "skipped"]
     summary["skipped"] = [p["nodeid"] for p in tasks if p.get("status") == "skipped"]
     summary["retried"] = [p["nodeid"] for p in tasks if p.get("retried")]
-    tokens = [p["tokens"] for p in tasks if p.get("tokens") is not None]
-    costs = [p["cost"] for p in tasks if p.get("cost") is not None]
-    summary["tokens"] = sum(tokens) if tokens else None
-    summary["cost"] = round(sum(costs), 6) if costs else None
+    replayed = [p for p in tasks if p.get("recorded")]
+    if replayed:
+        summary["replay"] = {"runs": sorted({str(p["recorded"].get("run")) for p in replayed}), "tasks": len(replayed),
+                             "changed": [_change(p) for p in replayed if outcome_of(p["recorded"]) != outcome_of(p)]}
     for title, key in GROUPS:
         groups: dict[str, list[dict[str, Any]]] = {}
         for props in tasks:
@@ -107,6 +118,18 @@ def summarize(entries: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
+def outcome_of(props: dict[str, Any]) -> str:
+    """A task's outcome in a word: its score when it has one, else its status."""
+    score = props.get("score")
+    if props.get("status") in ("passed", "failed") and isinstance(score, (int, float)):
+        return f"{score:.2f}"
+    return str(props.get("status") or "error")
+
+
+def _change(props: dict[str, Any]) -> dict[str, Any]:
+    return {"nodeid": props["nodeid"], "recorded": outcome_of(props["recorded"]), "now": outcome_of(props)}
+
+
 def _figures(tasks: list[dict[str, Any]]) -> dict[str, Any]:
     scores = [p["score"] for p in tasks if is_scored(p)]
     skipped = sum(p.get("status") == "skipped" for p in tasks)
@@ -117,7 +140,18 @@ def _figures(tasks: list[dict[str, Any]]) -> dict[str, Any]:
         "passed": sum(p.get("status") == "passed" for p in tasks),
         "errors": len(tasks) - len(scores) - skipped,
         "skipped": skipped,
+        "tokens": _sum([p.get("tokens") for p in tasks]),
+        "cost": _sum([p.get("cost") for p in tasks], digits=6),
+        "seconds": _sum([p.get("seconds") for p in tasks], digits=3),
     }
+
+
+def _sum(values: Iterable[Any], digits: int | None = None) -> Any:
+    """The sum of the numbers among ``values``; None when there are none (nothing was counted)."""
+    numbers = [v for v in values if isinstance(v, (int, float))]
+    if not numbers:
+        return None
+    return round(sum(numbers), digits) if digits is not None else sum(numbers)
 
 
 def format_summary(summary: dict[str, Any]) -> list[str]:
@@ -133,21 +167,28 @@ def format_summary(summary: dict[str, Any]) -> list[str]:
         extra.append(f"tokens {summary['tokens']:,}")
     if summary["cost"] is not None:
         extra.append(f"cost ${summary['cost']:.4f}")
+    if summary["seconds"] is not None:
+        extra.append(f"wall time {wall_time(summary['seconds'])} (summed over tasks)")
     lines.append(", ".join(extra))
+    spent = [column for column in ("tokens", "cost") if summary[column] is not None]
     for title, _ in GROUPS:
         groups = summary[f"by_{title}"]
         if not groups:
             continue
         width = max(len(title) + 3, *(len(name) for name in groups))
         lines.append("")
-        lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'scored':>6}  {'success':>7}  {'passed':>6}  {'errors':>6}  {'skipped':>7}")
+        lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'scored':>6}  {'success':>7}  {'passed':>6}  {'errors':>6}  "
+                     f"{'skipped':>7}" + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
         for name, f in groups.items():
             lines.append(
                 f"{name:<{width}}  {f['total']:>5}  {f['scored']:>6}  {_rate(f['success_rate']):>7}  "
                 f"{f['passed']:>6}  {f['errors']:>6}  {f['skipped']:>7}"
+                + "".join(f"  {spending(c, f[c]):>10}" for c in spent) + f"  {wall_time(f['seconds']):>8}"
             )
     if summary.get("closed_form"):
         lines += format_closed_form(summary["closed_form"])
+    if summary.get("replay"):
+        lines += format_replay(summary["replay"])
     details = {p["nodeid"]: p.get("detail") or "" for p in summary["tasks"]}
     if summary["errors"]:
         lines += ["", f"errors (not counted): {n_err}"]
@@ -163,6 +204,33 @@ def format_summary(summary: dict[str, Any]) -> list[str]:
         lines += ["", f"skipped (not counted): {n_skip}"]
         lines += [f"  {count:>4}  {reason}" for reason, count in reasons.most_common()]
     return lines
+
+
+def format_replay(replay: dict[str, Any]) -> list[str]:
+    """The tasks whose outcome differs from the replayed run's, old -> new."""
+    changed = replay["changed"]
+    head = f"replayed {replay['tasks']} tasks of {', '.join(replay['runs'])}: "
+    if not changed:
+        return ["", head + "every outcome as recorded"]
+    lines = ["", head + f"{len(changed)} outcome{'s' if len(changed) != 1 else ''} changed (recorded -> now)"]
+    return lines + [f"  {c['nodeid']}  {c['recorded']} -> {c['now']}" for c in changed]
+
+
+def wall_time(seconds: float | None) -> str:
+    """``1h02m``, ``3m05s``, ``12s``; ``-`` when nothing was timed."""
+    if seconds is None:
+        return "-"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
+
+
+def spending(column: str, value: Any) -> str:
+    """A group's tokens or cost as the tables show them; ``-`` when it spent none it counted."""
+    if value is None:
+        return "-"
+    return f"{value:,}" if column == "tokens" else f"${value:.4f}"
 
 
 def _rate(rate: float | None) -> str:

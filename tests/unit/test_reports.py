@@ -109,7 +109,7 @@ def _props(nodeid: str, apps: list[str], category: str, difficulty: str, status:
            variant: str = "abstract", detail: str = "") -> dict[str, Any]:
     return task_properties({"nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category,
                             "difficulty": difficulty, "interface": "gui", "variant": variant, "status": status,
-                            "score": score, "usage": {"tokens": 10, "cost": 0.01},
+                            "score": score, "usage": {"tokens": 10, "cost": 0.01}, "timings": {"total": 10.0},
                             "detail": detail or f"{nodeid} happened\nsecond line"})
 
 
@@ -133,7 +133,8 @@ def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() ->
     assert by_app["airflow"]["errors"] == 1 and by_app["airflow"]["success_rate"] == 0.5
     assert summary["by_category"]["data_orchestration"]["success_rate"] == 0.5
     assert summary["by_difficulty"]["easy"] == {"total": 4, "scored": 2, "success_rate": 0.75, "passed": 1,
-                                                 "errors": 1, "skipped": 1}
+                                                 "errors": 1, "skipped": 1, "tokens": 40, "cost": 0.04,
+                                                 "seconds": 40.0}
     assert summary["by_difficulty"]["hard"]["success_rate"] == 0.0
     assert summary["by_variant"]["verbose"]["total"] == 1
     json.dumps(summary)  # summary.json must be writable as is
@@ -147,7 +148,8 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
                                       _props("s2", ["bigquery"], "x", "easy", "skipped", None, detail=skip)]))
     assert lines[0].startswith("4 tasks: success rate 100.0% (mean score over 1 scored tasks")
     assert "not counted as 0" in lines[0]
-    assert any(re.match(r"excel\s+2\s+1\s+100.0%\s+1\s+1\s+0$", line) for line in lines)
+    assert any(re.match(r"excel\s+2\s+1\s+100.0%\s+1\s+1\s+0\s+20\s+\$0\.0200\s+20s$", line) for line in lines)
+    assert "passed 1, tokens 40, cost $0.0400, wall time 40s (summed over tasks)" in lines
     assert "  bad  -- bad happened" in lines
     assert lines[-2:] == ["skipped (not counted): 2", "     2  needs cloud account settings"]
 
@@ -219,7 +221,7 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     result.stdout.fnmatch_lines([
         "*spider2v summary*",
         "3 tasks: success rate 100.0% (mean score over 1 scored tasks; 1 errors and 1 skipped*not counted as 0)",
-        "airbyte *3 *1 *100.0% *1 *1 *1",
+        "airbyte *3 *1 *100.0% *1 *1 *1 *-",
         "errors (not counted): 1",
         "  test_fake.py::test_broken  -- RuntimeError: environment failed",
         "skipped (not counted): 1",
@@ -232,6 +234,9 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     report = (pytester.path / "report.html").read_text()
     assert report.count("data:image/jpeg;base64") == 3 and "Spider2-V run" in report
     assert ">Score</th>" in report and "col-score" in report
+    # the run at a glance opens the report, above the results table
+    assert report.index('<section id="spider2v-overview"') < report.index('id="results-table"')
+    assert "<b>Success rate 100.0%</b> over 1 scored tasks of 3 (1 errors and 1 skipped, not counted as 0)" in report
     assert "<i>sync" not in report and "&amp;lt;i&amp;gt;sync" in report  # escaped, then escaped into the page's data
     junit = (pytester.path / "junit.xml").read_text()
     assert junit.count('property name="spider2v"') == 3

@@ -1,0 +1,126 @@
+"""The run at a glance, at the top of the HTML report: the summary the terminal prints (the
+paper's tables: success rate overall and by app, category, difficulty, interface and variant,
+with tokens, cost and wall time per group), each grouping beside a bar chart of its success
+rates; the closed-form accuracies of a run with DABench questions; and, for a replay, the tasks
+whose outcome changed.
+
+Built from :func:`.summary.summarize`'s figures alone. The charts are inline SVG written here:
+the report must open anywhere, without fetching a charting library.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from .closed_form import ACCURACIES
+from .summary import GROUPS, spending, wall_time
+
+STYLE = """<style>
+.s2v-overview{font-size:13px;margin:0 0 16px}.s2v-overview h3{margin:14px 0 4px;font-size:14px}
+.s2v-overview table{border-collapse:collapse}.s2v-overview td,.s2v-overview th{border:1px solid #ccc;padding:3px 6px}
+.s2v-overview td.num,.s2v-overview th.num{text-align:right}.s2v-overview .headline{font-size:15px}
+.s2v-overview .group{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+.s2v-overview .changed{color:#a00}
+</style>"""
+#: The chart's geometry, in pixels: label column, longest bar, one row, the axis labels on top.
+LABEL, BAR, ROW, TOP, VALUE = 180, 240, 20, 18, 52
+
+
+def render_overview(summary: dict[str, Any]) -> str:
+    """The HTML section for the top of the report."""
+    parts = [STYLE, '<section id="spider2v-overview" class="s2v-overview">', _headline(summary)]
+    if summary.get("replay"):
+        parts.append(_replay(summary["replay"]))
+    spent = [column for column in ("tokens", "cost") if summary.get(column) is not None]
+    for title, _ in GROUPS:
+        groups = summary.get(f"by_{title}") or {}
+        if groups:
+            parts.append(f'<div id="spider2v-by-{escape(title)}"><h3>by {escape(title)}</h3><div class="group">'
+                         f"{_table(title, groups, spent)}"
+                         f"{bar_chart(f'success rate by {title}', [(n, f['success_rate']) for n, f in groups.items()])}"
+                         "</div></div>")
+    if summary.get("closed_form"):
+        parts.append(_closed_form(summary["closed_form"]))
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def _headline(summary: dict[str, Any]) -> str:
+    rate = summary.get("success_rate")
+    facts = [f"passed {summary.get('passed', 0)}"]
+    if summary.get("tokens") is not None:
+        facts.append(f"tokens {spending('tokens', summary['tokens'])}")
+    if summary.get("cost") is not None:
+        facts.append(f"cost {spending('cost', summary['cost'])}")
+    if summary.get("seconds") is not None:
+        facts.append(f"wall time {wall_time(summary['seconds'])} (summed over tasks)")
+    errors, skipped = len(summary.get("errors") or []), len(summary.get("skipped") or [])
+    apart = f" ({errors} errors and {skipped} skipped, not counted as 0)" if errors or skipped else ""
+    return (f'<p class="headline"><b>Success rate {_rate(rate)}</b> over {summary.get("scored", 0)} scored tasks of '
+            f"{summary.get('total', 0)}{apart} &middot; {escape(' · '.join(facts))}</p>")
+
+
+def _table(title: str, groups: dict[str, dict[str, Any]], spent: list[str]) -> str:
+    head = [title, "tasks", "scored", "success", "passed", "errors", "skipped", *spent, "wall time"]
+    cells = "".join(f'<th{"" if i == 0 else " class=num"}>{escape(h)}</th>' for i, h in enumerate(head))
+    rows = []
+    for name, f in groups.items():
+        values = [str(f["total"]), str(f["scored"]), _rate(f["success_rate"]), str(f["passed"]), str(f["errors"]),
+                  str(f["skipped"]), *(spending(c, f.get(c)) for c in spent), wall_time(f.get("seconds"))]
+        rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
+                    + "</tr>")
+    return f'<table class="by-{escape(title)}"><tr>{cells}</tr>{"".join(rows)}</table>'
+
+
+def bar_chart(title: str, rows: list[tuple[str, float | None]]) -> str:
+    """A horizontal bar per row, its length the rate (0 to 1); a row without one reads n/a."""
+    width, height = LABEL + BAR + VALUE, TOP + ROW * len(rows) + 4
+    parts = [f'<svg class="s2v-chart" role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg" '
+             'font-family="sans-serif" font-size="12">', f"<title>{escape(title)}</title>"]
+    for share in (0, 0.5, 1):
+        x = LABEL + share * BAR
+        parts.append(f'<line x1="{x:g}" y1="{TOP - 4}" x2="{x:g}" y2="{height}" stroke="#ddd"/>'
+                     f'<text x="{x:g}" y="{TOP - 6}" text-anchor="middle" fill="#666">{share:.0%}</text>')
+    for index, (name, rate) in enumerate(rows):
+        y = TOP + index * ROW
+        label = name if len(name) <= 26 else name[:25] + "…"
+        parts.append(f'<text x="{LABEL - 6}" y="{y + 14}" text-anchor="end"><title>{escape(name)}</title>'
+                     f"{escape(label)}</text>")
+        if rate is None:
+            parts.append(f'<text x="{LABEL + 4}" y="{y + 14}" fill="#999">n/a</text>')
+            continue
+        length = max(0.0, min(1.0, rate)) * BAR
+        parts.append(f'<rect class="bar" x="{LABEL}" y="{y + 3}" width="{length:.1f}" height="{ROW - 6}" fill="#3a7bd5">'
+                     f"<title>{escape(name)}: {_rate(rate)}</title></rect>"
+                     f'<text x="{LABEL + length + 4:.1f}" y="{y + 14}">{_rate(rate)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _replay(replay: dict[str, Any]) -> str:
+    runs = escape(", ".join(replay["runs"]))
+    changed = replay["changed"]
+    if not changed:
+        return f"<h3>Replay of {runs}</h3><p>{replay['tasks']} tasks replayed: every outcome as recorded.</p>"
+    rows = "".join(f'<tr><td>{escape(c["nodeid"])}</td><td class="num">{escape(c["recorded"])}</td>'
+                   f'<td class="num changed">{escape(c["now"])}</td></tr>' for c in changed)
+    return (f"<h3>Replay of {runs}: {len(changed)} of {replay['tasks']} outcomes changed</h3>"
+            f'<table class="replay-changed"><tr><th>task</th><th class=num>recorded</th><th class=num>now</th></tr>'
+            f"{rows}</table>")
+
+
+def _closed_form(figures: dict[str, Any]) -> str:
+    head = "".join(f"<th class=num>{escape(label)}</th>" for _, label in ACCURACIES)
+    rows = [("all questions", figures)]
+    rows += [(f"concept: {name}", f) for name, f in figures["by_concept"].items()]
+    rows += [(f"level: {name}", f) for name, f in figures["by_level"].items()]
+    body = "".join(f"<tr><td>{escape(name)}</td><td class=num>{f['questions']}</td>"
+                   + "".join(f"<td class=num>{f[key]:.1%}</td>" for key, _ in ACCURACIES) + "</tr>" for name, f in rows)
+    return ("<h3>closed-form questions (InfiAgent-DABench accuracies)</h3>"
+            f'<table class="closed-form"><tr><th></th><th class=num>questions</th>{head}</tr>{body}</table>')
+
+
+def _rate(rate: float | None) -> str:
+    return "n/a" if rate is None else f"{rate:.1%}"

@@ -1,0 +1,87 @@
+"""The run at a glance at the top of the HTML report: tables and charts from the summary."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from pytest_spider2v.reports.overview import BAR, bar_chart, render_overview
+from pytest_spider2v.reports.summary import summarize, task_properties
+
+
+def props(nodeid: str, apps: list[str], status: str, score: float | None, *, category: str = "data_warehousing",
+          usage: dict[str, Any] | None = None, seconds: float = 60.0, **extra: Any) -> dict[str, Any]:
+    return task_properties({"nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category,
+                            "difficulty": "easy", "interface": "cli", "variant": "abstract", "status": status,
+                            "score": score, "usage": usage or {}, "timings": {"total": seconds}, **extra})
+
+
+def charts(html: str) -> list[ET.Element]:
+    return [ET.fromstring(svg) for svg in re.findall(r"<svg.*?</svg>", html, re.DOTALL)]
+
+
+def rows(html: str, table_class: str) -> list[list[str]]:
+    table = re.search(rf'<table class="{table_class}">(.*?)</table>', html, re.DOTALL)
+    assert table, f"no {table_class} table"
+    return [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table.group(1))]
+
+
+def test_every_grouping_has_its_table_and_chart_with_wall_time_and_no_spending_columns_when_none_was_spent() -> None:
+    html = render_overview(summarize([
+        props("a", ["dbt", "duckdb"], "passed", 1.0), props("b", ["dbt"], "failed", 0.5, seconds=30.0),
+        props("c", ["airflow"], "error", None, category="data_orchestration"),
+    ]))
+    assert html.count('<section id="spider2v-overview"') == 1
+    assert "<b>Success rate 75.0%</b> over 2 scored tasks of 3 (1 errors and 0 skipped, not counted as 0)" in html
+    assert "wall time 2m30s (summed over tasks)" in html and "tokens" not in html
+    for title in ("app", "category", "difficulty", "interface", "variant"):
+        assert f'<div id="spider2v-by-{title}"><h3>by {title}</h3>' in html
+    assert rows(html, "by-app") == [
+        ["app", "tasks", "scored", "success", "passed", "errors", "skipped", "wall time"],
+        ["airflow", "1", "0", "n/a", "0", "1", "0", "1m00s"],
+        ["dbt", "2", "2", "75.0%", "1", "0", "0", "1m30s"],
+        ["duckdb", "1", "1", "100.0%", "1", "0", "0", "1m00s"],
+    ]
+    assert len(charts(html)) == 5  # well-formed SVG, one per grouping
+
+
+def test_tokens_and_cost_are_shown_per_group_when_the_agent_spent_them() -> None:
+    html = render_overview(summarize([
+        props("a", ["calc"], "passed", 1.0, usage={"prompt_tokens": 1200, "completion_tokens": 34, "cost": 0.0125}),
+        props("b", ["calc"], "failed", 0.0, usage={"total_tokens": 800, "cost": 0.01}),
+    ]))
+    assert rows(html, "by-app")[1] == ["calc", "2", "2", "50.0%", "1", "0", "0", "2,034", "$0.0225", "2m00s"]
+    assert "tokens 2,034 · cost $0.0225" in html
+
+
+def test_the_bars_are_as_long_as_the_rates_and_a_group_without_scores_reads_n_a() -> None:
+    svg = ET.fromstring(bar_chart("success rate by app", [("calc", 0.75), ("dbt", 0.0), ("airflow", None)]))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    widths = [float(rect.get("width", "")) for rect in svg.findall("s:rect", ns)]
+    assert widths == [0.75 * BAR, 0.0]
+    texts = ["".join(t.itertext()) for t in svg.findall("s:text", ns)]
+    assert "airflow" in "".join(texts) and "n/a" in texts and "75.0%" in texts
+    assert svg.get("role") == "img" and svg.findtext("s:title", namespaces=ns) == "success rate by app"
+
+
+def test_names_are_escaped_and_long_ones_shortened_in_the_chart() -> None:
+    long_name = "data_ingestion_and_integration_with_a_very_long_tail"
+    html = render_overview(summarize([props("a", ["<script>x</script>"], "passed", 1.0, category=long_name)]))
+    assert "<script>x" not in html and "&lt;script&gt;x&lt;/script&gt;" in html
+    assert f">{long_name[:25]}…</text>" in html and f"<title>{long_name}</title>" in html
+    charts(html)  # still well-formed
+
+
+def test_a_replay_shows_the_changed_outcomes_and_a_dabench_run_its_accuracies() -> None:
+    replayed = {"run": "results/gpt-4o", "agent": "gpt-4o", "status": "passed", "score": 1.0}
+    question = {"facets": {"answer_names": ["mean"], "concepts": ["Summary Statistics"]},
+                "evaluation": [{"parts": [{"name": "mean", "correct": True}]}]}
+    html = render_overview(summarize([
+        props("t::x", ["calc"], "failed", 0.0, replay_of=replayed),
+        props("t::q", ["dabench"], "passed", 1.0, replay_of=replayed, **question),
+    ]))
+    assert "<h3>Replay of results/gpt-4o: 1 of 2 outcomes changed</h3>" in html
+    assert rows(html, "replay-changed")[1] == ["t::x", "1.00", "0.00"]
+    assert rows(html, "closed-form")[1] == ["all questions", "1", "100.0%", "100.0%", "100.0%"]
+    assert ["concept: Summary Statistics", "1", "100.0%", "100.0%", "100.0%"] in rows(html, "closed-form")
