@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Prepare this machine for the benchmark: Docker engine (started if none runs), debootstrap,
-# Chromium (the browser the tests open reports in), a virtualenv with the project installed (with
-# the test and dev extras: pytest-xdist, tox), and the environment images (reused when unchanged).
+# a virtualenv with the project installed (with the test and dev extras: pytest-xdist, tox), and
+# the environment images (reused when unchanged). With --tests, also Chromium, the browser the
+# end-to-end tests open reports in.
 # Safe to run again: each step only does what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,8 +14,9 @@ missing=()
 command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 command -v debootstrap >/dev/null 2>&1 || missing+=(debootstrap)
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || missing+=(python3-venv)
-# the end-to-end tests open HTML reports in a headless browser (Playwright, with Debian's Chromium)
-command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+if [ "${1:-}" = "--tests" ]; then
+    command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+fi
 if [ ${#missing[@]} -gt 0 ]; then
     echo "bootstrap: installing ${missing[*]}"
     $SUDO apt-get update -qq

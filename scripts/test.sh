@@ -10,7 +10,7 @@
 # two pytest runs (e.g. -x, -k name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/bootstrap.sh
+bash scripts/bootstrap.sh --tests
 .venv/bin/tox -e lint,type,imports
 .venv/bin/python -m pytest tests/ -m "not e2e" -n 2 -q "$@"
 .venv/bin/python -m pytest tests/ -m e2e -q -rs --durations=15 "$@"
