@@ -41,6 +41,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from pytest_spider2v.catalog import splice
+
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
@@ -407,15 +409,6 @@ def table(data: dict[str, Any]) -> str:
                       "written to `benchmarks/figures.json`.", "", *rows])
 
 
-def splice(document: str, generated: str) -> str:
-    try:
-        head, rest = document.split(BEGIN, 1)
-        _old, tail = rest.split(END, 1)
-    except ValueError:
-        raise SystemExit(f"the markers {BEGIN} and {END} must both be in the file") from None
-    return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default=",".join(PARTS), help=f"parts to measure (default: all of {','.join(PARTS)})")
@@ -429,9 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.table:
         generated = table(json.loads(args.output.read_text()))
         if args.write:
-            args.write.write_text(splice(args.write.read_text(), generated), encoding="utf-8")
+            args.write.write_text(splice(args.write.read_text(), generated, BEGIN, END), encoding="utf-8")
         elif args.check:
-            if splice(args.check.read_text(), generated) != args.check.read_text():
+            if splice(args.check.read_text(), generated, BEGIN, END) != args.check.read_text():
                 print(f"{args.check}: the figures table is out of date; run "
                       f"`python benchmarks/harness.py --table --write {args.check}`", file=sys.stderr)
                 return 1

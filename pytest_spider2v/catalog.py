@@ -48,13 +48,15 @@ def table(tasks: list[Task], base: Path) -> str:
     return "\n".join([totals, "", *rows])
 
 
-def splice(document: str, generated: str) -> str:
+def splice(document: str, generated: str, begin: str = BEGIN, end: str = END) -> str:
+    """``document`` with what lies between the ``begin`` and ``end`` markers replaced by
+    ``generated`` (tables of the README that are generated from files: tasks, figures)."""
     try:
-        head, rest = document.split(BEGIN, 1)
-        _old, tail = rest.split(END, 1)
+        head, rest = document.split(begin, 1)
+        _old, tail = rest.split(end, 1)
     except ValueError:
-        raise SystemExit(f"the markers {BEGIN} and {END} must both be in the file") from None
-    return f"{head}{BEGIN}\n{generated}\n{END}{tail}"
+        raise SystemExit(f"the markers {begin} and {end} must both be in the file") from None
+    return f"{head}{begin}\n{generated}\n{end}{tail}"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,10 +13,11 @@ import pytest
 
 import pytest_spider2v.providers  # noqa: F401  (registers the built-in providers)
 from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import Environment, EnvironmentFault
+from pytest_spider2v.environment import Environment
 from pytest_spider2v.providers import Provider, owner_token
 from pytest_spider2v.registry import providers
 from pytest_spider2v.task import Task, TaskSpec
+from tests.support.environments import environment_of
 
 
 def make_conformance_provider(worker: str) -> Provider:
@@ -43,16 +44,8 @@ def conformance_provider() -> Iterator[Provider]:
 @pytest.fixture(scope="module")
 def desktop_env(conformance_provider: Provider) -> Iterator[Environment]:
     """One ready desktop for a whole test module (skipped when its image is not built)."""
-    try:
-        environment = conformance_provider.acquire("desktop")
-    except EnvironmentFault as exc:
-        if "is not built" in str(exc):
-            pytest.skip(str(exc))
-        raise
-    try:
+    with environment_of(conformance_provider, "desktop") as environment:
         yield environment
-    finally:
-        conformance_provider.release(environment)
 
 
 @pytest.fixture(scope="session")

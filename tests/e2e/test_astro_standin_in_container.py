@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_spider2v.environment import Environment, EnvironmentFault
+from pytest_spider2v.environment import Environment
 from pytest_spider2v.providers import Provider
+from tests.support.environments import environment_of
 from tests.support.shared import require, sample
 
 pytestmark = pytest.mark.e2e
@@ -26,16 +27,8 @@ PROJECT = "/home/user/projects/workFlow"
 
 @pytest.fixture(scope="module")
 def airflow_env(conformance_provider: Provider) -> Iterator[Environment]:
-    try:
-        environment = conformance_provider.acquire("airflow")
-    except EnvironmentFault as exc:
-        if "is not built" in str(exc):
-            pytest.skip(str(exc))
-        raise
-    try:
+    with environment_of(conformance_provider, "airflow") as environment:
         yield environment
-    finally:
-        conformance_provider.release(environment)
 
 
 def sh(env: Environment, script: str, timeout: float = 300.0) -> str:

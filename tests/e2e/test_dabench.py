@@ -21,6 +21,7 @@ import pytest
 from pytest_spider2v.environment import Environment, EnvironmentFault
 from pytest_spider2v.formats.dabench import DATA_FOLDER
 from pytest_spider2v.providers import Provider
+from tests.support.environments import environment_of
 from tests.support.llm_server import LLMServer, Reply, Request
 from tests.support.shared import REPO, require, shared
 
@@ -47,16 +48,8 @@ def dev_set() -> Path:
 
 @pytest.fixture(scope="module")
 def analysis_env(conformance_provider: Provider) -> Iterator[Environment]:
-    try:
-        environment = conformance_provider.acquire("analysis")
-    except EnvironmentFault as exc:
-        if "is not built" in str(exc):
-            pytest.skip(str(exc))
-        raise
-    try:
+    with environment_of(conformance_provider, "analysis") as environment:
         yield environment
-    finally:
-        conformance_provider.release(environment)
 
 
 def test_the_environment_has_no_screen_and_runs_python_with_the_data_libraries(analysis_env: Environment) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_spider2v.environment import Environment, EnvironmentFault
+from pytest_spider2v.environment import Environment
 from pytest_spider2v.providers import Provider
+from tests.support.environments import environment_of
 from tests.support.shared import require, sample
 
 pytestmark = pytest.mark.e2e
@@ -28,16 +29,8 @@ LOGIN = ("curl -sf -X POST http://localhost:8088/api/v1/security/login -H 'Conte
 
 @pytest.fixture(scope="module")
 def superset_env(conformance_provider: Provider) -> Iterator[Environment]:
-    try:
-        environment = conformance_provider.acquire("superset")
-    except EnvironmentFault as exc:
-        if "is not built" in str(exc):
-            pytest.skip(str(exc))
-        raise
-    try:
+    with environment_of(conformance_provider, "superset") as environment:
         yield environment
-    finally:
-        conformance_provider.release(environment)
 
 
 def sh(env: Environment, script: str, timeout: float = 300.0) -> str:
