@@ -65,6 +65,10 @@ NULL_PATH = "/org/a11y/atspi/null"
 #: Requests in flight per connection. More gains nothing (the application answers one at a time)
 #: and would fill the socket, which dbus-fast takes for a broken connection (EAGAIN).
 WINDOW = 96
+#: Walks of one application at most, when nodes vanish while it is walked (see _application).
+REWALKS = 3
+#: The error of a question about a node that no longer exists.
+UNKNOWN_OBJECT = "org.freedesktop.DBus.Error.UnknownObject"
 #: Seconds without any answer after which an application counts as not answering: its remaining
 #: questions fail (as libatspi's call timeout makes the original walk skip such nodes) and the
 #: walk goes on without them.
@@ -126,6 +130,7 @@ class Pipe:
         self._queue: deque[tuple[Message, _Batch, int]] = deque()
         self._waiting: dict[int, tuple[_Batch, int]] = {}
         self.lost: BaseException | None = None  #: why the connection closed, if it did
+        self.vanished = 0  #: questions answered "no such object" (the node went while asked about)
         bus.add_message_handler(self._on_message)
         self._watch = asyncio.ensure_future(bus.wait_for_disconnect())
         self._watch.add_done_callback(self._on_disconnect)
@@ -182,6 +187,8 @@ class Pipe:
             return False
         batch, index = waiting
         error = message.message_type is MessageType.ERROR
+        if error and message.error_name == UNKNOWN_OBJECT:
+            self.vanished += 1
         batch.answer(index, CallFailed(message.error_name) if error else message.body)
         self._send()
         return True
@@ -261,10 +268,11 @@ def _detail_calls(node: Node) -> list[tuple[str, Call]]:
     """What the XML needs of a node beyond its basics: one question per interface it has."""
     p = node.path
     calls: list[tuple[str, Call]] = [("attributes", (p, ACCESSIBLE, "GetAttributes", "", []))]
-    if COMPONENT in node.interfaces:
-        calls += [("extents", (p, COMPONENT, "GetExtents", "u", [XY_SCREEN])),
+    if COMPONENT in node.interfaces:  # as the original asks: GetExtents' size is not always GetSize's
+        calls += [("screen", (p, COMPONENT, "GetPosition", "u", [XY_SCREEN])),
                   ("window", (p, COMPONENT, "GetPosition", "u", [XY_WINDOW])),
-                  ("parent", (p, COMPONENT, "GetPosition", "u", [XY_PARENT]))]
+                  ("parent", (p, COMPONENT, "GetPosition", "u", [XY_PARENT])),
+                  ("size", (p, COMPONENT, "GetSize", "", []))]
     if DOCUMENT in node.interfaces:
         calls += [("locale", (p, DOCUMENT, "GetLocale", "", [])),
                   ("pagecount", (p, PROPERTIES, "Get", "ss", [DOCUMENT, "PageCount"])),
@@ -279,24 +287,36 @@ def _detail_calls(node: Node) -> list[tuple[str, Call]]:
     return calls
 
 
+#: Answers without which a node is left out, with everything below it, as the original walk
+#: leaves out a node whose questions raise: it vanished while being walked (a web page
+#: re-rendering a clock every second), and half of it would differ from walk to walk.
+ESSENTIAL = ("attributes", "screen", "window", "parent", "size", "document", "actions", "text")
+
+
 async def _details(pipe: Pipe, nodes: list[Node]) -> None:
     plans = [_detail_calls(n) for n in nodes]
     replies = iter(await pipe.many(call for plan in plans for _, call in plan))
     with_actions = []
     for node, plan in zip(nodes, plans):
         got = {key: next(replies) for key, _ in plan}
+        if not all(_ok(got[key]) for key in ESSENTIAL if key in got):
+            node.gone = True
+            continue
         node.attrs = _attributes(node, got)
-        if "text" in got and _ok(got["text"]):
+        if "text" in got:
             node.text = clean_text(got["text"][0])
-        if "actions" in got and _ok(got["actions"]) and got["actions"][0]:
+        if got.get("actions", [[]])[0]:
             with_actions.append((node, got["actions"][0]))
     # GetActions answers localized names ("Click"); the XML has GetName's ("click").
     names = iter(await pipe.many((node.path, ACTION, "GetName", "i", [i])
                                  for node, actions in with_actions for i in range(len(actions))))
     for node, actions in with_actions:
-        for (_, description, key_binding), name in zip(actions, [next(names) for _ in actions]):
-            if _ok(name):
-                add_action(node.attrs, name[0], description, key_binding)
+        answers = [next(names) for _ in actions]
+        if not all(map(_ok, answers)):
+            node.gone = True
+            continue
+        for (_, description, key_binding), name in zip(actions, answers):
+            add_action(node.attrs, name[0], description, key_binding)
 
 
 def _attributes(node: Node, got: dict[str, Any]) -> dict[str, str]:
@@ -305,21 +325,18 @@ def _attributes(node: Node, got: dict[str, Any]) -> dict[str, str]:
     for bit, key in STATE_KEYS:
         if node.states >> bit & 1:
             attrs[key] = "true"
-    if _ok(got["attributes"]):
-        add_pairs(attrs, "attr", got["attributes"][0].items())
-    if "extents" in got and all(_ok(got[k]) for k in ("extents", "window", "parent")):
-        x, y, width, height = got["extents"][0]
-        attrs[qname("cp", "screencoord")] = str((x, y))
+    add_pairs(attrs, "attr", got["attributes"][0].items())
+    if "screen" in got:
+        attrs[qname("cp", "screencoord")] = str(tuple(got["screen"]))
         attrs[qname("cp", "windowcoord")] = str(tuple(got["window"]))
         attrs[qname("cp", "parentcoord")] = str(tuple(got["parent"]))
-        attrs[qname("cp", "size")] = str((width, height))
+        attrs[qname("cp", "size")] = str(tuple(got["size"]))
     if "locale" in got:
         for key in ("locale", "pagecount", "currentpage"):
             if _ok(got[key]):
                 value = got[key][0]
                 attrs[qname("doc", key)] = clean(getattr(value, "value", value))
-        if _ok(got["document"]):
-            add_pairs(attrs, "docattr", got["document"][0].items())
+        add_pairs(attrs, "docattr", got["document"][0].items())
     if IMAGE in node.interfaces:
         attrs["image"] = "true"
     if SELECTION in node.interfaces:
@@ -414,42 +431,53 @@ async def _calc_cells(pipe: Pipe, table: Node) -> list[Node]:
 
 
 async def _application(bus: MessageBus, name: str, root_path: str) -> Node:
-    """One application's subtree: its cache in one call, then only what the cache lacks, level
-    by level down to :data:`MAX_DEPTH`; then every node's details in one pipelined batch."""
+    """One application's subtree, walked again (up to :data:`REWALKS` times) when nodes vanished
+    while it was walked: a page that re-renders a part every second (a clock) would otherwise
+    lose that part in one walk of several, where a walk that missed the moment has all of it."""
     try:
         address = (await Pipe(bus, name).one(root_path, ATSPI + "Application", "GetApplicationBusAddress"))[0]
         pipe = Pipe(await MessageBus(bus_address=address).connect(), None)
     except Exception:  # no peer-to-peer connection offered: ask through the bus
         pipe = Pipe(bus, name)
     try:
-        known = await _cached_nodes(pipe)
-        root = known.get(root_path)
-        if root is None:
-            root = known[root_path] = Node(root_path)
-            await _basics(pipe, [root])
-        everything = [root]
-        # (node, inside a spreadsheet) of one depth; the root application is at depth 1.
-        level, depth = [(root, root.role_name == SPREADSHEET_ROLE)], 1
-        while level:
-            if depth >= MAX_DEPTH:
-                for node, _ in level:
-                    node.children = []
+        for _ in range(REWALKS):
+            vanished = pipe.vanished
+            root = await _walk(pipe, root_path)
+            if pipe.vanished == vanished:
                 break
-            sheets = [node for node, in_calc in level if in_calc and node.role_name == "table"]
-            await _fetch_children(pipe, [node for node, _ in level if node.children is None and node not in sheets],
-                                     known)
-            for sheet in sheets:
-                sheet.children = await _calc_cells(pipe, sheet)
-                await _basics(pipe, sheet.children, states_known=True)
-            level = [(child, in_calc or child.role_name == SPREADSHEET_ROLE)
-                     for node, in_calc in level for child in node.children or () if not child.gone]
-            everything += [child for child, _ in level]
-            depth += 1
-        await _details(pipe, everything)
         return root
     finally:
         if pipe.bus is not bus:
             pipe.bus.disconnect()
+
+
+async def _walk(pipe: Pipe, root_path: str) -> Node:
+    """The application's cache in one call, then only what the cache lacks, level by level down
+    to :data:`MAX_DEPTH`; then every node's details in one pipelined batch."""
+    known = await _cached_nodes(pipe)
+    root = known.get(root_path)
+    if root is None:
+        root = known[root_path] = Node(root_path)
+        await _basics(pipe, [root])
+    everything = [root]
+    # (node, inside a spreadsheet) of one depth; the root application is at depth 1.
+    level, depth = [(root, root.role_name == SPREADSHEET_ROLE)], 1
+    while level:
+        if depth >= MAX_DEPTH:
+            for node, _ in level:
+                node.children = []
+            break
+        sheets = [node for node, in_calc in level if in_calc and node.role_name == "table"]
+        await _fetch_children(pipe, [node for node, _ in level if node.children is None and node not in sheets], known)
+        for sheet in sheets:
+            sheet.children = await _calc_cells(pipe, sheet)
+            await _basics(pipe, sheet.children, states_known=True)
+        level = [(child, in_calc or child.role_name == SPREADSHEET_ROLE)
+                 for node, in_calc in level for child in node.children or () if not child.gone]
+        everything += [child for child, _ in level]
+        depth += 1
+    await _details(pipe, everything)
+    return root
 
 
 async def _cached_nodes(pipe: Pipe) -> dict[str, Node]:

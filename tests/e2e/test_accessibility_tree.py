@@ -22,8 +22,13 @@ from tests.support.trees import differences, node_count
 pytestmark = pytest.mark.e2e
 
 STABLE_TIMEOUT = 60.0
+# Besides form controls and a table: a header whose floated menu leaves it zero pixels high and
+# links padded to fractions of a pixel, where Chromium's GetExtents and GetSize disagree.
 PAGE = """<!doctype html><html lang="en"><head><title>Station readings</title></head><body>
-<h1>Station readings</h1><p>Daily <a href="#t">temperatures</a> of three stations.</p>
+<header><nav style="float:left"><ul style="list-style:none;margin:0">
+<li style="float:left"><a href="#a" style="display:block;padding:19.5px 10.3px">Cluster Activity</a></li>
+<li style="float:left"><a href="#b" style="display:block;padding:19.5px 10.3px">Browse</a></li></ul></nav></header>
+<h1 style="clear:both">Station readings</h1><p>Daily <a href="#t">temperatures</a> of three stations.</p>
 <form><label>Station <input name="station" value="North"></label>
 <label><input type="checkbox" checked> only complete days</label>
 <select name="month"><option>January</option><option selected>February</option></select>
