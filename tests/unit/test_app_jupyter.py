@@ -90,9 +90,13 @@ class FakePage:
     def __init__(self, states: list[object]) -> None:
         self.states = states
         self.calls: list[list[object]] = []
+        self.focused = 0
 
-    def evaluate(self, script: str, arg: list[object]) -> object:
-        self.calls.append(arg)
+    def evaluate(self, script: str, arg: list[object] | None = None) -> object:
+        if script == jupyter._FOCUS_JS:
+            self.focused += 1
+            return None
+        self.calls.append(arg or [])
         return self.states.pop(0) if len(self.states) > 1 else self.states[0]
 
 
@@ -103,6 +107,17 @@ def test_wait_until_ready_needs_a_stable_ready_state(monkeypatch: pytest.MonkeyP
     jupyter.wait_until_ready(page, "a.ipynb", True, timeout=5)  # type: ignore[arg-type]
     assert page.calls[0] == ["a.ipynb", True]
     assert len(page.calls) == 2
+
+
+def test_the_document_is_given_the_keyboard_focus_until_it_keeps_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JupyterLab sometimes leaves the focus on the file browser after loading: the step gives it
+    to the document, and the ready state must then hold with the focus there."""
+    monkeypatch.setattr(jupyter, "STABLE_SECONDS", 0.0)
+    monkeypatch.setattr(jupyter.time, "sleep", lambda s: None)
+    page = FakePage([jupyter._NOT_FOCUSED, "kernel busy", jupyter._NOT_FOCUSED, True])
+    jupyter.wait_until_ready(page, "a.ipynb", True, timeout=5)  # type: ignore[arg-type]
+    assert page.focused == 2 and len(page.calls) == 4
+    assert "'" + jupyter._NOT_FOCUSED + "'" in jupyter._READY_JS
 
 
 def test_wait_until_ready_reports_what_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,8 +5,10 @@
 tab and then waits, over DevTools, until JupyterLab has really rendered the document: the
 application is up (the image exposes it as ``window.jupyterapp``), the current widget is that
 document with its content loaded and, for a notebook, every cell is in the page and the kernel is
-connected and idle, with no dialog open. The condition must hold twice in a row, so the first
-screenshot and accessibility tree the agent gets are the same on every reset.
+connected and idle, with no dialog open, and the document has the keyboard focus (JupyterLab
+sometimes leaves it on the file browser's first entry after loading: the step gives it to the
+document). The condition must hold twice in a row, so the first screenshot and accessibility tree
+the agent gets are the same on every reset.
 
 The JupyterLab server itself is started by the task with ``spider2v-service start jupyter``.
 """
@@ -58,8 +60,13 @@ _READY_JS = """([path, kernel]) => {
     }
   }
   if (document.querySelector('.Toastify__toast')) return 'a notification is showing';
+  if (!w.node.contains(document.activeElement)) return 'the document does not have the keyboard focus';
   return true;
 }"""
+#: What the ready condition says when only the keyboard focus is elsewhere.
+_NOT_FOCUSED = "the document does not have the keyboard focus"
+#: Gives the current document the keyboard focus, as clicking its tab would.
+_FOCUS_JS = "() => { const shell = window.jupyterapp.shell; shell.activateById(shell.currentWidget.id); }"
 
 
 #: JupyterLab names its main-area widgets ``id-<uuid4>``, new on every page load, and Chromium
@@ -144,6 +151,8 @@ def wait_until_ready(page: Page, path: str, kernel: bool, timeout: float) -> Non
                 return
         else:
             held_since = None
+            if state == _NOT_FOCUSED:
+                page.evaluate(_FOCUS_JS)
         time.sleep(0.25)
     raise StepError(f"jupyterlab_open_notebook: {path} not ready after {timeout:.0f}s: {state}")
 
