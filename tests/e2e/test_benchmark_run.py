@@ -34,7 +34,7 @@ def records(results: Path) -> list[dict]:
 
 def containers_of(pid: int) -> list:
     client = docker.from_env()
-    found = client.containers.list(all=True, filters={"label": LABEL})
+    found = client.containers.list(all=True, filters={"label": LABEL}, ignore_removed=True)
     return [c for c in found if c.labels.get(f"{LABEL}.owner", "").startswith(f"{pid}:")]
 
 
