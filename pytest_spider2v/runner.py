@@ -20,6 +20,7 @@ from .agent import Action, Agent, Observation, action_kind, answer_of
 from .context import TaskContext
 from .environment import Environment
 from .records import TaskRecord
+from .threads import leave_signals_to_main_thread
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -62,7 +63,7 @@ def observe(env: Environment, with_tree: bool) -> tuple[Observation, dict[str, f
 
     if not with_tree:
         return Observation(timed("screenshot", env.screenshot)), timings
-    with ThreadPoolExecutor(max_workers=1) as pool:
+    with ThreadPoolExecutor(max_workers=1, initializer=leave_signals_to_main_thread) as pool:
         tree = pool.submit(timed, "accessibility_tree", env.accessibility_tree)
         screenshot = timed("screenshot", env.screenshot)
         return Observation(screenshot, tree.result()), timings

@@ -24,6 +24,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
+from ..threads import start_background
+
 VERDICTS = ("DONE", "FAIL")
 
 
@@ -50,7 +52,7 @@ class PersonPage:
         self._serial = 0  #: one more for every task begun: the page reloads when it changes
         self._server = ThreadingHTTPServer(("127.0.0.1", port), _handler(self))
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, name="spider2v-person-page", daemon=True).start()
+        start_background(self._server.serve_forever, name="spider2v-person-page")
 
     @property
     def url(self) -> str:

@@ -31,6 +31,7 @@ import docker
 from docker.errors import APIError, DockerException, ImageNotFound
 from docker.models.images import Image
 
+from ..threads import leave_signals_to_main_thread
 from . import ENVIRONMENTS_DIR, image_name, load_snapshots, recipe_parent
 
 #: the guest server package, copied into every build context (located, never imported)
@@ -236,7 +237,7 @@ def build_all(client: docker.DockerClient, recipes: list[str], base: str, args: 
         _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB" + (" (reused)" if fig["reused"] else ""))
         return fig
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs), initializer=leave_signals_to_main_thread) as pool:
         for recipe in recipes:
             built[recipe] = pool.submit(one, recipe)
         return {recipe: future.result() for recipe, future in built.items()}

@@ -29,6 +29,7 @@ from docker.models.networks import Network
 
 from ..environment import Environment, EnvironmentFault
 from ..environments import ENVIRONMENTS_DIR, Snapshot, load_snapshots
+from ..threads import start_background
 from . import owner_alive
 from .guard import DockerEnvironment, LimitGuard
 from .limits import Limits, snapshot_limits
@@ -110,8 +111,7 @@ class DockerProvider:
             env = self._ready(self._run(spec), spec)
         if self.spare:
             self._drop_spares(keep=spec.name)
-            self._spare_thread = threading.Thread(target=self._start_spare, args=(spec,), daemon=True)
-            self._spare_thread.start()
+            self._spare_thread = start_background(self._start_spare, spec, name="spider2v-spare")
         return env
 
     def release(self, env: Environment) -> None:
