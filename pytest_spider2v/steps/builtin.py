@@ -14,7 +14,9 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pytest_spider2v.context import TaskContext
@@ -33,6 +35,8 @@ UNTIL_TIMEOUT = 120.0
 TAIL_CHARS = 2000
 
 Command = str | list[str]
+#: Waits after ``launch`` until a launched application is usable: ``wait(ctx, command_line)``.
+LaunchWait = Callable[[TaskContext, str], None]
 
 
 class StepError(RuntimeError):
@@ -113,12 +117,39 @@ def script_and_execute(
     ctx.env.execute(["rm", "-f", dest])
 
 
+#: What ``launch`` waits for after starting a command that matches: an application's step module
+#: adds its own (:func:`after_launch`), so that launching the application returns once it is
+#: usable, as ``open`` waits for its window.
+LAUNCH_WAITS: list[tuple[re.Pattern[str], LaunchWait]] = []
+
+
+def after_launch(pattern: str) -> Callable[[LaunchWait], LaunchWait]:
+    """Register ``wait(ctx, command_line)`` to run after ``launch`` of a command matching ``pattern``."""
+
+    def register(wait: LaunchWait) -> LaunchWait:
+        LAUNCH_WAITS.append((re.compile(pattern), wait))
+        return wait
+
+    return register
+
+
 @setup_steps.register("launch")
 def launch(ctx: TaskContext, command: Command, shell: bool = False) -> None:
-    """Start a program in the guest without waiting for it."""
+    """Start a program in the guest without waiting for it to end.
+
+    The original returned at once, and its first observation came a fixed 5 s later. A program
+    that changes the screen only after a quiet start (JupyterLab opens its page in the browser
+    seconds after it is launched) would then be caught before or after that change depending on
+    the machine's load; the waits registered for it (:data:`LAUNCH_WAITS`) make the start state
+    the same on every reset.
+    """
     if not command:
         raise StepError("launch: empty command")
     ctx.env.launch(command, shell=shell)
+    line = command if isinstance(command, str) else " ".join(command)
+    for pattern, wait in LAUNCH_WAITS:
+        if pattern.search(line):
+            wait(ctx, line)
 
 
 #: How long ``open`` waits for the opened file's window (LibreOffice takes 5-20 s to start).

@@ -139,3 +139,28 @@ def test_tasks_open_a_notebook_they_ship(task: str) -> None:
     assert "/home/user/" + jupyter.lab_path(opened[0]) in copied
     notebook = json.loads((TASKS / task / Path(opened[0]).name).read_text())
     assert notebook["metadata"]["kernelspec"]["name"] == "python3"
+
+
+@pytest.mark.parametrize(("line", "expected"), [
+    ("source /home/user/anaconda3/etc/profile.d/conda.sh && conda activate jupyter && "
+     "jupyter lab /home/user/Desktop/notebook_1.ipynb", ["/home/user/Desktop/notebook_1.ipynb"]),
+    ("jupyter-lab --port 8888 --no-browser /home/user/Desktop && echo started", ["8888", "/home/user/Desktop"]),
+    ("jupyter lab", []),
+    ("jupyter notebook x.ipynb", []),
+])
+def test_launched_words_are_the_arguments_of_jupyter_lab(line: str, expected: list[str]) -> None:
+    assert jupyter.launched_words(line) == expected
+
+
+def test_launch_of_jupyter_lab_waits_for_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pytest_spider2v.steps import builtin
+
+    launched: list[object] = []
+    waited: list[str] = []
+    monkeypatch.setattr(builtin, "LAUNCH_WAITS", [(p, lambda ctx, line: waited.append(line))
+                                                 for p, _ in builtin.LAUNCH_WAITS])
+    ctx = SimpleNamespace(env=SimpleNamespace(launch=lambda command, shell: launched.append(command)))
+    builtin.launch(ctx, ["bash", "-c", "jupyter lab /home/user/Desktop/a.ipynb"])  # type: ignore[arg-type]
+    builtin.launch(ctx, ["gedit", "/home/user/notes.txt"])  # type: ignore[arg-type]
+    assert len(launched) == 2
+    assert waited == ["bash -c jupyter lab /home/user/Desktop/a.ipynb"]

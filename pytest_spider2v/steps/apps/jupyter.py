@@ -11,24 +11,31 @@ document). The condition must hold twice in a row, so the first screenshot and a
 the agent gets are the same on every reset.
 
 The JupyterLab server itself is started by the task with ``spider2v-service start jupyter``.
+
+The original's tasks start JupyterLab themselves (``launch`` of ``jupyter lab <path>``), and it
+opens its page in the running Chromium seconds later. ``launch`` of such a command waits here
+until that page is there and what it opened is ready, under the same condition.
 """
 
 from __future__ import annotations
 
 import logging
 import posixpath
+import re
+import shlex
 import time
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from pytest_spider2v.context import TaskContext
+from pytest_spider2v.environment import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
 
-from ..builtin import StepError
+from ..builtin import StepError, after_launch
 from ..chrome import browser_command, open_tabs, wait_for_devtools
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import Browser, Page
 
 logger = logging.getLogger(__name__)
 
@@ -194,4 +201,87 @@ def jupyterlab_open_notebook(
     logger.info("jupyterlab_open_notebook: %s ready in %.1fs", relative, time.monotonic() - started)
 
 
-__all__ = ["jupyterlab_open_notebook", "lab_path", "notebook_url"]
+#: ``jupyter lab`` (or ``jupyter-lab``) and its arguments, up to the end of the shell command.
+_LAUNCHED_LAB = re.compile(r"\bjupyter[ -]lab\b([^;&|]*)")
+#: Where the original's tasks leave Chromium's DevTools (``google_chrome_browser``'s listening port).
+LAUNCH_DEVTOOLS_PORT = 9222
+#: A JupyterLab page's address.
+_LAB_URL = re.compile(r"^https?://[^/]+/lab(/|\?|$)")
+_STARTED_JS = "() => !!(window.jupyterapp && window.jupyterapp.shell)"
+_RESTORED_JS = "async () => { await window.jupyterapp.restored; return true; }"
+
+
+def launched_words(line: str) -> list[str]:
+    """The arguments of a ``jupyter lab`` command line that are not options: its path among them
+    (an option's value too, which the caller tells apart by asking the guest what is a file)."""
+    match = _LAUNCHED_LAB.search(line)
+    if match is None:
+        return []
+    try:
+        words = shlex.split(match.group(1))
+    except ValueError:
+        words = match.group(1).split()
+    return [word for word in words if not word.startswith("-")]
+
+
+@after_launch(_LAUNCHED_LAB.pattern)
+def wait_for_launched_lab(ctx: TaskContext, line: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+    """After ``launch`` of ``jupyter lab [path]``: wait until its page is open in the guest Chromium
+    and, when it opens a file, that document is ready (a notebook's kernel idle); else until the
+    application has restored its layout. Without a browser to watch there is nothing to wait for;
+    a page that never comes is logged, as the original would have carried on."""
+    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import sync_playwright
+
+    if "--no-browser" in line:
+        return
+    devtools = ctx.env.host_url(LAUNCH_DEVTOOLS_PORT)
+    try:
+        wait_for_devtools(devtools, timeout=5)
+    except EnvironmentFault:
+        logger.info("launch: JupyterLab started with no browser to watch; not waiting for its page")
+        return
+    document = None
+    for word in launched_words(line):
+        if ctx.env.execute(["test", "-f", word]).ok:
+            try:
+                document = lab_path(word)
+            except StepError:
+                pass  # outside the root JupyterLab serves: its page is all there is to wait for
+            break
+    deadline = time.monotonic() + timeout
+    with sync_playwright() as p:
+        page = _lab_page(p.chromium.connect_over_cdp(devtools), deadline)
+        if page is None:
+            logger.warning("launch: JupyterLab's page did not open within %.0fs", timeout)
+            return
+        if document is not None:
+            wait_until_ready(page, document, document.endswith(".ipynb"), max(1.0, deadline - time.monotonic()))
+            return
+        try:
+            while not page.evaluate(_STARTED_JS):
+                if time.monotonic() >= deadline:
+                    logger.warning("launch: JupyterLab did not start within %.0fs", timeout)
+                    return
+                page.wait_for_timeout(250)
+            page.evaluate(_RESTORED_JS)
+        except PlaywrightError as exc:
+            logger.warning("launch: JupyterLab's page: %s", exc)
+
+
+def _lab_page(browser: Browser, deadline: float) -> Page | None:
+    """The first page showing JupyterLab, once one does (pages opened after connecting attach
+    while Playwright waits, hence ``wait_for_timeout`` rather than a sleep)."""
+    while time.monotonic() < deadline:
+        pages = [page for context in browser.contexts for page in context.pages]
+        for page in pages:
+            if _LAB_URL.match(page.url):
+                return page
+        if pages:
+            pages[0].wait_for_timeout(250)
+        else:
+            time.sleep(0.25)
+    return None
+
+
+__all__ = ["jupyterlab_open_notebook", "lab_path", "launched_words", "notebook_url", "wait_for_launched_lab"]
