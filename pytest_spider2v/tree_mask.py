@@ -27,6 +27,10 @@ _CLOCKS = re.compile(
 
 
 _STATE = "{uri:deskat:state.at-spi.gnome.org}"
+#: A web element's CSS classes: a set, listed in the order the page's scripts added them, which
+#: follows the order of events (JupyterLab's tab gained "jp-mod-dirty" before "jp-mod-active" in
+#: one reset and after it in the other).
+_CLASS = "{uri:deskat:attributes.at-spi.gnome.org}class"
 #: Random identifiers a web page gives its elements when it builds them (JupyterLab's launcher
 #: is ``id-<uuid4>``): new at every page load, like a clock's time.
 _GENERATED_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -55,7 +59,8 @@ def mask_clocks(tree: str) -> str:
     values for them); a focused flag left on an element whose descendant has the focus
     (LibreOffice keeps one on its root pane at random); UUIDs, which pages generate as element
     ids at every load; a link's visited flag (Chromium marks
-    links to pages in its history a moment after the visit, on a page already shown); the
+    links to pages in its history a moment after the visit, on a page already shown); the order
+    of a web element's CSS classes (a set, in the order the page's scripts added them); the
     horizontal geometry that masked text can move (see ``_mask_reflow``); and whether nodes that
     hold nothing but times are on screen, and where (see ``_unpin_times``)."""
     root = ElementTree.fromstring(tree)
@@ -86,6 +91,8 @@ def _normalise(element: ElementTree.Element) -> bool:
         for key in [k for k in element.attrib if k.startswith(_COMPONENT)]:
             del element.attrib[key]
     element.attrib.pop(_STATE + "visited", None)
+    if _CLASS in element.attrib:
+        element.set(_CLASS, " ".join(sorted(element.attrib[_CLASS].split())))
     focused = element.get(_STATE + "focused") == "true"
     if focused and focused_below:
         del element.attrib[_STATE + "focused"]

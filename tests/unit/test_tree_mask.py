@@ -77,6 +77,16 @@ def test_a_link_s_visited_flag_is_ignored() -> None:
     assert mask_clocks(plain) != mask_clocks(tree('<link name="" st:showing="true" />'))
 
 
+def test_the_order_of_a_web_element_s_classes_is_ignored_but_not_the_classes() -> None:
+    """JupyterLab's tab gained "jp-mod-dirty" before "jp-mod-active" in one reset, after in the other."""
+    def tab(classes: str) -> str:
+        return tree(f'<page-tab xmlns:at="uri:deskat:attributes.at-spi.gnome.org" name="a.ipynb" '
+                    f'st:showing="true" at:class="{classes}" />')
+
+    assert mask_clocks(tab("lm-TabBar-tab  jp-mod-dirty jp-mod-active")) == mask_clocks(tab("lm-TabBar-tab jp-mod-active jp-mod-dirty"))
+    assert mask_clocks(tab("lm-TabBar-tab jp-mod-active")) != mask_clocks(tab("lm-TabBar-tab jp-mod-active jp-mod-dirty"))
+
+
 def test_a_count_of_seconds_is_not_a_time_relative_to_now() -> None:
     a = tree('<static name="took 41 seconds" st:showing="true">took 41 seconds</static>')
     b = tree('<static name="took 38 seconds" st:showing="true">took 38 seconds</static>')
