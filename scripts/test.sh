@@ -5,7 +5,8 @@
 # reference solution scores 1, doing nothing and the wrong solution score 0, and two resets look
 # the same) of the tasks whose inputs changed since validation-state.json, plus one task per image
 # family: tasks/, then the Spider2-V sample and the InfiAgent-DABench dev set beside the checkout
-# (../shared, or $SPIDER2V_SHARED).
+# (../shared, or $SPIDER2V_SHARED). A task whose environment or setup fails on the busy machine (a
+# service not ready in time) starts over once on a fresh one (--retries 1); a score is never retried.
 # The full validation is `pytest tasks/ --validate -n 2` (README). Extra arguments go to the first
 # two pytest runs (e.g. -x, -k name).
 set -euo pipefail
@@ -14,13 +15,13 @@ bash scripts/bootstrap.sh --tests
 .venv/bin/tox -e lint,type,imports
 .venv/bin/python -m pytest tests/ -m "not e2e" -n 2 -q "$@"
 .venv/bin/python -m pytest tests/ -m e2e -q -rs --durations=15 "$@"
-.venv/bin/python -m pytest tasks/ --validate-changed -n 2 -q -rfE --durations=20
+.venv/bin/python -m pytest tasks/ --validate-changed -n 2 --retries 1 -q -rfE --durations=20
 shared="${SPIDER2V_SHARED:-../shared}"
 # validate_shared WHAT PATH: --validate-changed the shared input at PATH; without it a run under CI
 # fails (a skip would hide that its tasks were never checked), any other run says so and goes on.
 validate_shared() {
     if [ -d "$2" ]; then
-        .venv/bin/python -m pytest "$2" --validate-changed -n 2 -q -rfE --durations=20
+        .venv/bin/python -m pytest "$2" --validate-changed -n 2 --retries 1 -q -rfE --durations=20
     elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
         echo "test.sh: no $1 at $2 (set SPIDER2V_SHARED); its validation is skipped"
     else
