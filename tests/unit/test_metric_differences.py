@@ -25,6 +25,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from pytest_spider2v.metrics.cells import color_value
 from pytest_spider2v.metrics.databases import check_local_database
+from pytest_spider2v.metrics.notebooks import compare_notebook_outputs
 from pytest_spider2v.metrics.sheet_objects import charts
 from pytest_spider2v.metrics.tables import compare_table
 from pytest_spider2v.metrics.text import is_not_in_list
@@ -240,6 +241,22 @@ def test_table_rows_are_compared_in_any_order(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ the README table
+
+def test_a_print_split_into_two_stream_outputs_counts_as_one(tmp_path: Path) -> None:
+    """How a print comes out in stream messages depends on the kernel's flush timing."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook, new_output
+
+    def notebook(*texts: str) -> Path:
+        path = tmp_path / f"{len(list(tmp_path.iterdir()))}.ipynb"
+        outputs = [new_output("stream", name="stdout", text=text) for text in texts]
+        nbformat.write(new_notebook(cells=[new_code_cell("print(x)", execution_count=1, outputs=outputs)]), str(path))
+        return path
+
+    expected = notebook("accuracy = 89%\n")
+    assert compare_notebook_outputs(notebook("accuracy = 89%", "\n"), expected) == 1.0
+    assert compare_notebook_outputs(notebook("accuracy = 89%", "!\n"), expected) == 0.0
+
 
 def test_readme_table_names_tests_of_this_module() -> None:
     """The README's table of differences cites its tests by name: each must exist here, and
