@@ -77,7 +77,7 @@ def _compared_outputs(cell: nbformat.NotebookNode, drop_pip_noise: bool) -> list
             if kept and kept[-1].get("name") == "stdout":
                 kept[-1] = {**kept[-1], "text": kept[-1].get("text", "") + output.get("text", "")}
                 continue
-            kept.append(output)
+            kept.append(dict(output))
         elif "text/plain" in output.get("data", {}):
             kept.append(output)
     return kept
