@@ -20,10 +20,12 @@ from pytest_spider2v.records import SECRET_NAME
 from .images import jpeg_data_uri
 from .summary import usage_totals
 
-#: settings names matching this are left out of reports
 #: agent replies longer than this (characters or lines) are folded
 FOLD_CHARS = 600
 FOLD_LINES = 12
+#: an action's lines longer than this are folded one by one (a module installed in one line, say
+#: the oracle's solution helpers, would otherwise bury the code around it)
+FOLD_LINE_CHARS = 300
 
 STYLE = """<style>
 .s2v{font-size:13px}.s2v table{border-collapse:collapse;margin:4px 0 12px}
@@ -233,7 +235,30 @@ def _action(step: dict[str, Any]) -> str:
         text = json.dumps(action, indent=1, ensure_ascii=False, default=str)
     label = "no action" if kind == "none" else kind
     badge = f'<span class="kind">{_e(label)}</span>' if kind and kind != "code" else ""
-    return badge + (f"<pre>{_e(text)}</pre>" if text and text != kind else "")
+    return badge + (_code(text) if text and text != kind else "")
+
+
+def _code(text: str) -> str:
+    """``text`` as preformatted blocks, each line longer than ``FOLD_LINE_CHARS`` folded on its own
+    under its first characters, so the lines around it stay readable."""
+    blocks: list[str] = []
+    plain: list[str] = []
+    for line in text.splitlines():
+        if len(line) <= FOLD_LINE_CHARS:
+            plain.append(line)
+            continue
+        if plain:
+            blocks.append(_pre(plain))
+            plain = []
+        blocks.append(f"<details><summary><code>{_e(line[:120])}</code> &hellip; ({len(line)} chars)</summary>"
+                      f"<pre>{_e(line)}</pre></details>")
+    if plain or not blocks:
+        blocks.append(_pre(plain))
+    return "".join(blocks)
+
+
+def _pre(lines: list[str]) -> str:
+    return "<pre>" + _e("\n".join(lines)) + "</pre>"
 
 
 def _info(info: dict[str, Any]) -> str:

@@ -84,6 +84,19 @@ def test_text_is_escaped_and_long_replies_fold(record_dir) -> None:
     assert html.count("<details>") == 1 and "(520 chars)" in html
 
 
+
+def test_an_actions_overlong_line_folds_alone_and_the_code_around_it_stays_in_view(record_dir) -> None:
+    result, directory = record_dir
+    installed = "import sys; exec(" + repr("x = 1\n" * 100) + ")"
+    result["steps"][0]["action"] = f"# helper\n{installed}\nfrom helper import go\ngo()"
+    html = render_task(result, directory)
+    head, folded, tail = re.search(r"<pre># helper</pre><details><summary><code>(.*?)</code> &hellip; "
+                                   r"\((\d+) chars\)</summary>.*?</details><pre>(.*?)</pre>", html, re.S).groups()
+    assert installed.startswith(head.replace("&#x27;", "'")) and len(head) >= 100
+    assert int(folded) == len(installed)
+    assert tail == "from helper import go\ngo()"
+
+
 def test_outcome_evaluation_errors_timings_and_usage_are_shown(record_dir) -> None:
     result, directory = record_dir
     html = render_task(result, directory)
