@@ -129,25 +129,36 @@ def select_option(shown, option, timeout=60.0):
         time.sleep(0.5)
 
 
-def new_connection(timeout=60.0):
-    """Admin > Connections, then "Add +" above the list; returns once the form is there. A click
-    on "Add +" while the list is still loading can come to nothing: it is clicked again."""
-    click("link", "Admin")
-    time.sleep(0.5)
-    click("link", "Connections")
+def follow(link, field, timeout=60.0):
+    """Click the link until the page it leads to shows an entry named field: a click while the
+    page is still loading can come to nothing, so it is clicked again."""
     deadline = time.time() + timeout
-    while not find_all("entry", "Connection Id", contains=True):
+    while not find_all("entry", field, contains=True):
         if time.time() > deadline:
-            raise TimeoutError("the Add Connection form did not open")
-        add = find_all("link", "Add +")
-        if add:
-            pyautogui.click(*add[0])
+            raise TimeoutError(f"the link {link!r} did not lead to an entry {field!r}")
+        hits = find_all("link", link)
+        if hits:
+            pyautogui.click(*hits[0])
             try:
-                find("entry", "Connection Id", timeout=10, contains=True)
+                find("entry", field, timeout=10, contains=True)
             except TimeoutError:
                 pass
         else:
             time.sleep(0.5)
+
+
+def open_add_form(page, field, timeout=60.0):
+    """Admin > page (Variables, Connections, ...), then "Add +" above the list; returns once the
+    form's entry named field is there."""
+    click("link", "Admin")
+    time.sleep(0.5)
+    click("link", page)
+    follow("Add +", field, timeout)
+
+
+def new_connection(timeout=60.0):
+    """Admin > Connections > Add; returns once the form is there."""
+    open_add_form("Connections", "Connection Id", timeout)
 
 
 def save_connection(conn_id, timeout=30.0):

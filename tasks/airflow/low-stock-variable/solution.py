@@ -1,8 +1,6 @@
 # %% Admin > Variables > Add
-from airflow_ui import click
-click("link", "Admin")
-click("link", "Variables")
-click("link", "Add +")
+from airflow_ui import open_add_form
+open_add_form("Variables", "Key *")
 
 # %% key low_stock_threshold, value 30, save
 from airflow_ui import api, click
