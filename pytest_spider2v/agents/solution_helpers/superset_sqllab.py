@@ -8,7 +8,10 @@ import run_query`` gets this module, and :mod:`superset_ui` that it uses, shippe
 oracle agent (see :mod:`pytest_spider2v.agents.solution_helpers`).
 """
 
+import json
 import time
+import urllib.parse
+import urllib.request
 
 import pyautogui
 from superset_ui import looks, overlay, until
@@ -24,7 +27,8 @@ def run_query(query, timeout=30, tries=3):
     """Replace the editor's text with ``query`` and run it (Ctrl+Enter); wait for its result.
     The query is typed on one line: a newline could accept an autocompletion pop-up. On a busy
     machine SQL Lab now and then loses the end of what is typed (the editor re-renders while the
-    tab's text is saved), and the run ends in a syntax error: then the query is typed again."""
+    tab's text is saved): the run then ends in a syntax error, or runs the shorter query. Either
+    way the query is typed again, until Superset says it ran exactly this one."""
     for _ in range(tries):
         pyautogui.click(*EDITOR)
         time.sleep(0.3)
@@ -34,9 +38,27 @@ def run_query(query, timeout=30, tries=3):
         pyautogui.hotkey("ctrl", "enter")
         until(lambda: not looks(*ERROR_BOX, 6), 5)  # an earlier run's error goes away
         until(lambda: looks(*CREATE_CHART) or looks(*ERROR_BOX, 6), timeout)
-        if looks(*CREATE_CHART):
+        if looks(*CREATE_CHART) and last_query().split() == query.split():
             return
     raise RuntimeError(f"SQL Lab did not run the query ({tries} tries): {query}")
+
+
+def _call(path, data=None, token=None):
+    req = urllib.request.Request("http://localhost:8088" + path, headers={"Content-Type": "application/json"},
+                                 data=None if data is None else json.dumps(data).encode())
+    if token:
+        req.add_header("Authorization", "Bearer " + token)
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.load(resp)
+
+
+def last_query():
+    """The SQL of the query SQL Lab ran last, as Superset's REST API has it (login admin/admin):
+    only to check the outcome of what was typed."""
+    token = _call("/api/v1/security/login", {"username": "admin", "password": "admin", "provider": "db"})["access_token"]
+    q = urllib.parse.quote("(order_column:changed_on,order_direction:desc,page_size:1)")
+    queries = _call(f"/api/v1/query/?q={q}", token=token)["result"]
+    return queries[0]["sql"] if queries else ""
 
 
 def save_dataset(name):
