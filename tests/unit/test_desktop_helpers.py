@@ -283,6 +283,36 @@ def test_a_dag_counts_as_parsed_once_listed_with_its_tasks_and_free_of_import_er
     assert airflow_dags.parsed("load_customers", tasks=3) and airflow_dags.parsed("load_customers")
 
 
+
+def test_a_link_whose_click_led_nowhere_is_clicked_again(monkeypatch: pytest.MonkeyPatch, keys: Keys) -> None:
+    monkeypatch.setitem(sys.modules, "pyatspi", types.ModuleType("pyatspi"))
+    airflow_ui = load(monkeypatch, "airflow_ui")
+    monkeypatch.setattr(airflow_ui.time, "sleep", lambda _: None)
+    clicks: list[tuple[int, int]] = []
+    keys.click = lambda x, y: clicks.append((x, y))
+    screen = {"link": [(46, 281)], "entry": []}
+    lost = {"clicks": 1}  # how many clicks come to nothing (the list still loading) before one works
+
+    def find_all(role: str, name: str | None = None, contains: bool = False) -> list[tuple[int, int]]:
+        return screen[role]
+
+    def find(role: str, name: str | None = None, timeout: float = 60.0, contains: bool = False) -> tuple[int, int]:
+        if len(clicks) <= lost["clicks"]:
+            raise TimeoutError(name)
+        screen["entry"] = [(700, 300)]
+        return screen["entry"][0]
+
+    monkeypatch.setattr(airflow_ui, "find_all", find_all)
+    monkeypatch.setattr(airflow_ui, "find", find)
+    airflow_ui.follow("Add +", "Key *")
+    assert clicks == [(46, 281), (46, 281)]
+    airflow_ui.follow("Add +", "Key *")  # the form is there: nothing to click
+    assert len(clicks) == 2
+    screen["entry"], lost["clicks"] = [], 1000
+    monkeypatch.setattr(airflow_ui.time, "time", iter(range(0, 1000, 30)).__next__)
+    with pytest.raises(TimeoutError, match="the link 'Add \\+' did not lead to an entry 'Key \\*'"):
+        airflow_ui.follow("Add +", "Key *", timeout=60)
+
 def test_a_query_that_sql_lab_mangled_is_typed_again(monkeypatch: pytest.MonkeyPatch, keys: Keys) -> None:
     superset_sqllab = load(monkeypatch, "superset_sqllab")
     monkeypatch.setattr(superset_sqllab.time, "sleep", lambda _: None)
@@ -291,8 +321,13 @@ def test_a_query_that_sql_lab_mangled_is_typed_again(monkeypatch: pytest.MonkeyP
     pane = {"error": superset_sqllab.ERROR_BOX, "rows": superset_sqllab.CREATE_CHART}
     monkeypatch.setattr(superset_sqllab, "looks", lambda x, y, rgb, tol=14: bool(runs) and pane[runs[-1]] == (x, y, rgb))
     monkeypatch.setattr(superset_sqllab, "until", lambda check, timeout=60: check())
-    superset_sqllab.run_query("SELECT 1 ")
+    ran = iter(["SELECT 1  ", "SELECT a, SUM(b) FROM t", " SELECT a,  SUM(b) FROM t GROUP BY a"])
+    monkeypatch.setattr(superset_sqllab, "last_query", lambda: next(ran))
+    superset_sqllab.run_query("SELECT 1 ")  # a syntax error first, then the whole query
     assert runs == ["error", "rows"] and keys.typed() == ["SELECT 1 ", "SELECT 1 "]
+    runs[:] = ["error"]
+    superset_sqllab.run_query("SELECT a, SUM(b) FROM t GROUP BY a ")  # ran without its end first
+    assert runs == ["error", "rows", "rows"] and keys.typed()[2:] == ["SELECT a, SUM(b) FROM t GROUP BY a "] * 2
     runs.clear()
     keys.on_hotkey = lambda args: runs.append("error") if args == ("ctrl", "enter") else None
     with pytest.raises(RuntimeError, match="did not run the query \\(3 tries\\)"):
