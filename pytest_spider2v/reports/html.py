@@ -220,8 +220,12 @@ def _reply(text: str) -> str:
     lines = text.splitlines()
     if len(text) <= FOLD_CHARS and len(lines) <= FOLD_LINES:
         return f"<pre>{_e(text)}</pre>"
-    head = lines[0][:120] if lines else ""
-    return f"<details><summary>{_e(head)} &hellip; ({len(text)} chars)</summary><pre>{_e(text)}</pre></details>"
+    return _folded(_e(lines[0][:120] if lines else ""), text)
+
+
+def _folded(summary: str, text: str) -> str:
+    """``text`` folded under ``summary`` (HTML) and its length."""
+    return f"<details><summary>{summary} &hellip; ({len(text)} chars)</summary><pre>{_e(text)}</pre></details>"
 
 
 def _action(step: dict[str, Any]) -> str:
@@ -250,8 +254,7 @@ def _code(text: str) -> str:
         if plain:
             blocks.append(_pre(plain))
             plain = []
-        blocks.append(f"<details><summary><code>{_e(line[:120])}</code> &hellip; ({len(line)} chars)</summary>"
-                      f"<pre>{_e(line)}</pre></details>")
+        blocks.append(_folded(f"<code>{_e(line[:120])}</code>", line))
     if plain or not blocks:
         blocks.append(_pre(plain))
     return "".join(blocks)
