@@ -115,9 +115,16 @@ def test_bad_task_files_are_collection_errors_and_the_others_still_run(tmp_path:
     assert proc.returncode == 1
 
 
+def as_from_a_terminal() -> None:
+    """Ctrl-C's default in the run, as a terminal gives it. A shell without job control (CI, a
+    script's `cmd &`) starts background commands with SIGINT ignored, children inherit that,
+    and Python then installs no KeyboardInterrupt handler: the run would rightly ignore Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start_and_wait_for_container(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=as_from_a_terminal)
     deadline = time.monotonic() + 300
     while not containers_of(proc.pid):
         assert proc.poll() is None and time.monotonic() < deadline, "no container appeared"
