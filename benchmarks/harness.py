@@ -2,7 +2,8 @@
 run on the same desktop (no model involved):
 
 * **accessibility tree**: the fast walk against the original (naive) walk, alternately, on a Calc
-  task's desktop and a Chromium task's desktop;
+  task's desktop and a Chromium task's desktop; on Calc also LibreOffice's own CPU time per walk,
+  the floor under the walk's time;
 * **reset**: restore + setup until the first settled observation, per image family, with a warm
   spare container waiting and without one;
 * **step overhead**: one no-op action plus the observation after it, with a screenshot only and
@@ -132,8 +133,21 @@ class Bench:
             return time.perf_counter() - started
 
 
+#: The process whose CPU time a walk of the Calc desktop costs: LibreOffice answers every question
+#: on one thread, so its CPU seconds per walk are the floor under the walk's time.
+CALC_PROCESS = "soffice.bin"
+
+
+def process_cpu_seconds(env: Any, name: str) -> float:
+    """User plus system CPU seconds the guest's oldest process named ``name`` has used."""
+    out = env.execute(f"cat /proc/$(pgrep -o -x {name})/stat; getconf CLK_TCK", shell=True).stdout.split("\n")
+    fields = out[0].rsplit(")", 1)[1].split()  # after the command name, which may hold spaces
+    return (int(fields[11]) + int(fields[12])) / int(out[1])
+
+
 def tree_figures(bench: Bench, repeat: int) -> dict[str, Any]:
-    """Fast and naive walks taken alternately on the same desktop."""
+    """Fast and naive walks taken alternately on the same desktop; on Calc, also LibreOffice's CPU
+    time per walk (read between walks, outside the timed part)."""
     from tests.support.trees import differences, node_count
 
     provider = bench.provider(spare=False)
@@ -141,17 +155,23 @@ def tree_figures(bench: Bench, repeat: int) -> dict[str, Any]:
     try:
         for name, task_file in (("calc", CALC_TASK), ("chromium", CHROMIUM_TASK)):
             with bench.desktop(task_file, provider) as env:
-                fast, naive = [], []
+                samples: dict[str, list[float]] = {"fast": [], "naive": []}
+                cpu: dict[str, list[float]] = {"fast": [], "naive": []}
                 for _ in range(repeat):
-                    fast.append(timed(env.accessibility_tree))
-                    naive.append(timed(lambda: env.accessibility_tree(walk="naive")))
+                    for walk in ("fast", "naive"):
+                        before = process_cpu_seconds(env, CALC_PROCESS) if name == "calc" else 0.0
+                        samples[walk].append(timed(lambda: env.accessibility_tree(walk=walk)))
+                        if name == "calc":
+                            cpu[walk].append(process_cpu_seconds(env, CALC_PROCESS) - before)
                 tree, baseline = env.accessibility_tree(), env.accessibility_tree(walk="naive")
                 figures[name] = {
-                    "fast": summary(fast), "naive": summary(naive),
-                    "speedup": round(statistics.median(naive) / statistics.median(fast), 1),
+                    "fast": summary(samples["fast"]), "naive": summary(samples["naive"]),
+                    "speedup": round(statistics.median(samples["naive"]) / statistics.median(samples["fast"]), 1),
                     "nodes": node_count(tree), "equal": not differences(tree, baseline, limit=1),
                     "task": _relative(task_file),
                 }
+                if name == "calc":
+                    figures[name]["application_cpu"] = {walk: summary(values) for walk, values in cpu.items()}
     finally:
         provider.close()
     return figures
@@ -375,6 +395,11 @@ def table(data: dict[str, Any]) -> str:
                         f"| naive walk {_seconds(tree.get('naive'))} ({tree.get('speedup')}× faster) "
                         f"| {verdict(f'accessibility_tree.{desktop}.fast')}"
                         + (f"; {verdict('accessibility_tree.calc.speedup')}" if desktop == "calc" else "") + " |")
+            cpu = tree.get("application_cpu")
+            if cpu:
+                rows.append(f"| LibreOffice's own CPU time per walk of the {desktop} desktop (its one accessibility "
+                            f"thread answers every question) | {_seconds(cpu.get('fast'))} | naive walk "
+                            f"{_seconds(cpu.get('naive'))} | |")
     for family, reset in f.get("reset", {}).items():
         target = verdict(f"reset.{family}.spare") if f"reset.{family}.spare" in TARGETS else ""
         rows.append(f"| reset until the first settled observation, {family} ({reset['task']}) | "
