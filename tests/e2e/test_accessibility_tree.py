@@ -8,9 +8,11 @@ ones on a desktop that has stopped changing, and must equal one of them.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from openpyxl import Workbook
@@ -67,6 +69,14 @@ def stable_fast_tree(env: Environment) -> str:
         time.sleep(0.5)
 
 
+def first_cell(tree: str) -> tuple[str, int]:
+    """Column and row of the first cell a tree holds (a Calc cell's name is its address)."""
+    cell = next(e for e in ElementTree.fromstring(tree).iter() if e.tag.endswith("table-cell"))
+    address = re.fullmatch(r"([A-Z]+)(\d+)", cell.get("name", ""))
+    assert address, f"a cell named {cell.get('name')!r}"
+    return address[1], int(address[2])
+
+
 def assert_walks_agree(env: Environment, min_nodes: int) -> None:
     before = stable_fast_tree(env)
     naive = env.accessibility_tree(walk="naive")
@@ -87,6 +97,11 @@ def test_calc_with_a_sheet(desktop: Environment, tmp_path: Path) -> None:
     desktop.open("/home/user/Readings.xlsx")
     wait_for_window(desktop, "Readings.xlsx - LibreOffice Calc")
     assert_walks_agree(desktop, min_nodes=1000)  # a screen of cells, menus, toolbars
+    # scrolled down and right: the scan passes hidden rows and columns before the showing block
+    desktop.run_python("pyautogui.click(600, 400); pyautogui.scroll(-6); pyautogui.hscroll(4)")
+    assert_walks_agree(desktop, min_nodes=1000)
+    column, row = first_cell(desktop.accessibility_tree())
+    assert column != "A" and row != 1, f"the sheet did not scroll: its first showing cell is {column}{row}"
 
 
 def test_chromium_with_a_page(desktop: Environment) -> None:
