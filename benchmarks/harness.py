@@ -133,9 +133,10 @@ class Bench:
             return time.perf_counter() - started
 
 
-#: The process whose CPU time a walk of the Calc desktop costs: LibreOffice answers every question
-#: on one thread, so its CPU seconds per walk are the floor under the walk's time.
-CALC_PROCESS = "soffice.bin"
+#: The desktops the tree figures are taken on: name, task, and the guest process whose CPU time
+#: a walk costs (LibreOffice answers every question on one thread, so its CPU seconds per walk
+#: are the floor under the walk's time), or None.
+TREE_DESKTOPS = (("calc", CALC_TASK, "soffice.bin"), ("chromium", CHROMIUM_TASK, None))
 
 
 def process_cpu_seconds(env: Any, name: str) -> float:
@@ -147,22 +148,22 @@ def process_cpu_seconds(env: Any, name: str) -> float:
 
 def tree_figures(bench: Bench, repeat: int) -> dict[str, Any]:
     """Fast and naive walks taken alternately on the same desktop; on Calc, also LibreOffice's CPU
-    time per walk (read between walks, outside the timed part)."""
+    time per walk (read between walks, outside the timed part; see :data:`TREE_DESKTOPS`)."""
     from tests.support.trees import differences, node_count
 
     provider = bench.provider(spare=False)
     figures: dict[str, Any] = {}
     try:
-        for name, task_file in (("calc", CALC_TASK), ("chromium", CHROMIUM_TASK)):
+        for name, task_file, process in TREE_DESKTOPS:
             with bench.desktop(task_file, provider) as env:
                 samples: dict[str, list[float]] = {"fast": [], "naive": []}
                 cpu: dict[str, list[float]] = {"fast": [], "naive": []}
                 for _ in range(repeat):
                     for walk in ("fast", "naive"):
-                        before = process_cpu_seconds(env, CALC_PROCESS) if name == "calc" else 0.0
+                        before = process_cpu_seconds(env, process) if process else 0.0
                         samples[walk].append(timed(lambda: env.accessibility_tree(walk=walk)))
-                        if name == "calc":
-                            cpu[walk].append(process_cpu_seconds(env, CALC_PROCESS) - before)
+                        if process:
+                            cpu[walk].append(process_cpu_seconds(env, process) - before)
                 tree, baseline = env.accessibility_tree(), env.accessibility_tree(walk="naive")
                 figures[name] = {
                     "fast": summary(samples["fast"]), "naive": summary(samples["naive"]),
@@ -170,7 +171,7 @@ def tree_figures(bench: Bench, repeat: int) -> dict[str, Any]:
                     "nodes": node_count(tree), "equal": not differences(tree, baseline, limit=1),
                     "task": _relative(task_file),
                 }
-                if name == "calc":
+                if process:
                     figures[name]["application_cpu"] = {walk: summary(values) for walk, values in cpu.items()}
     finally:
         provider.close()
