@@ -104,3 +104,20 @@ def showing_cells(n_rows: int, n_cols: int) -> Generator[tuple[int, int], bool, 
             rows_without += 1
             if rows_without >= CALC_GIVE_UP:
                 return
+
+
+def cells_asked(n_rows: int, n_cols: int, showing: tuple[int, int, int, int], limit: int) -> list[tuple[int, int]]:
+    """The cells :func:`showing_cells` asks about, in order, when exactly the block ``showing``
+    (first row, first column, last row, last column) shows: what a walk can ask for in one
+    batch before the scan needs it. Empty past ``limit`` cells (a sheet scrolled far away)."""
+    first_row, first_col, last_row, last_col = showing
+    asked: list[tuple[int, int]] = []
+    scan = showing_cells(n_rows, n_cols)
+    try:
+        row, col = next(scan)
+        while len(asked) < limit:
+            asked.append((row, col))
+            row, col = scan.send(first_row <= row <= last_row and first_col <= col <= last_col)
+    except StopIteration:
+        return asked
+    return []
