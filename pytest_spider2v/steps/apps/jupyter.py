@@ -161,7 +161,7 @@ def wait_until_ready(page: Page, path: str, kernel: bool, timeout: float) -> Non
             if state == _NOT_FOCUSED:
                 page.evaluate(_FOCUS_JS)
         time.sleep(0.25)
-    raise StepError(f"jupyterlab_open_notebook: {path} not ready after {timeout:.0f}s: {state}")
+    raise StepError(f"JupyterLab: {path} not ready after {timeout:.0f}s: {state}")
 
 
 @setup_steps.register("jupyterlab_open_notebook")
