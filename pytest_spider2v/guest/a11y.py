@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -78,9 +79,10 @@ WINDOW = 96
 REWALKS = 3
 #: The error of a question about a node that no longer exists.
 UNKNOWN_OBJECT = "org.freedesktop.DBus.Error.UnknownObject"
-#: Seconds without any answer after which an application counts as not answering: its remaining
-#: questions fail (as libatspi's call timeout makes the original walk skip such nodes) and the
-#: walk goes on without them.
+#: Seconds without any answer on a connection after which its application counts as not
+#: answering: the questions still waiting fail (as libatspi's call timeout makes the original walk
+#: skip such nodes) and the walk goes on without them. A batch queued behind others that are being
+#: answered is still waiting its turn, not stalled.
 STALL_TIMEOUT = 5.0
 #: Rows of a Calc sheet asked ahead at once, once a row's width of showing cells is known.
 ROWS_AHEAD = 8
@@ -142,6 +144,9 @@ class Pipe:
         self._waiting: dict[int, tuple[_Batch, int]] = {}
         self.lost: BaseException | None = None  #: why the connection closed, if it did
         self.vanished = 0  #: questions answered "no such object" (the node went while asked about)
+        #: The connection's last sign of life: its last answer, or the question that ended a time
+        #: with nothing asked.
+        self._answered = time.monotonic()
         #: The application answers through at-spi2-atk's GTK bridge (``ToolkitName`` "gtk": GTK 3
         #: applications, LibreOffice): it answers ``GetAll`` of the Value interface, and its
         #: ``GetExtents`` in window coordinates is the position and size ``GetSize`` answers (ATK's
@@ -164,11 +169,11 @@ class Pipe:
         batch.remaining = len(batch.replies)
         self._send()
         while True:
-            remaining = batch.remaining
             try:
-                return await asyncio.wait_for(asyncio.shield(batch.future), STALL_TIMEOUT)
+                return await asyncio.wait_for(asyncio.shield(batch.future),
+                                              max(0.05, self._answered + STALL_TIMEOUT - time.monotonic()))
             except (TimeoutError, asyncio.TimeoutError):
-                if batch.remaining == remaining:
+                if time.monotonic() - self._answered >= STALL_TIMEOUT:
                     self._give_up(batch)
 
     async def one(self, path: str, interface: str, member: str, signature: str = "", args: list[Any] | None = None) -> Any:
@@ -192,6 +197,8 @@ class Pipe:
 
     def _send(self) -> None:
         while self._queue and len(self._waiting) < WINDOW and self.lost is None:
+            if not self._waiting:
+                self._answered = time.monotonic()
             message, batch, index = self._queue.popleft()
             message.serial = self.bus.next_serial()
             self._waiting[message.serial] = (batch, index)
@@ -202,6 +209,7 @@ class Pipe:
         if waiting is None:
             return False
         batch, index = waiting
+        self._answered = time.monotonic()
         error = message.message_type is MessageType.ERROR
         if error and message.error_name == UNKNOWN_OBJECT:
             self.vanished += 1

@@ -8,6 +8,7 @@ ones on a desktop that has stopped changing, and must equal one of them.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Iterator
@@ -115,6 +116,59 @@ def test_terminal(desktop: Environment) -> None:
     desktop.launch(["gnome-terminal", "--", "bash", "-c", "seq 1 30; echo spider2v; exec bash"])
     wait_for_window(desktop, "Gnome-terminal")
     assert_walks_agree(desktop, min_nodes=10)
+
+
+# A D-Bus peer on the guest's session bus whose ``Busy`` answers after 0.1 s (96 at a time: 3,000
+# take 3 s) and whose ``Silent`` never answers; the walk's pipe (short stall timeout) asks it.
+PIPE_CHECK = """
+import asyncio, json, time
+from dbus_fast import BusType
+from dbus_fast.aio import MessageBus
+from dbus_fast.service import ServiceInterface, method
+from guest import a11y
+
+class Peer(ServiceInterface):
+    @method()
+    async def Busy(self) -> "i":
+        await asyncio.sleep(0.1)
+        return 1
+
+    @method()
+    async def Silent(self) -> "i":
+        await asyncio.sleep(3600)
+        return 0
+
+async def main():
+    a11y.STALL_TIMEOUT = 2.0
+    server = await MessageBus(bus_type=BusType.SESSION).connect()
+    server.export("/peer", Peer("test.Peer"))
+    pipe = a11y.Pipe(await MessageBus(bus_type=BusType.SESSION).connect(), server.unique_name)
+    busy = asyncio.ensure_future(pipe.many([("/peer", "test.Peer", "Busy", "", [])] * 3000))
+    await asyncio.sleep(0.05)
+    started = time.monotonic()
+    behind = await pipe.many([("/peer", "test.Peer", "Busy", "", [])] * 3)
+    waited = time.monotonic() - started
+    answered = sum(map(a11y._ok, await busy))
+    started = time.monotonic()
+    silent = await pipe.many([("/peer", "test.Peer", "Silent", "", [])])
+    print(json.dumps({"behind": [a11y._ok(r) for r in behind], "waited": waited, "answered": answered,
+                      "silent": repr(silent[0]), "silent_after": time.monotonic() - started}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_walk_waits_its_turn_behind_answered_questions_and_gives_up_on_silence(desktop: Environment) -> None:
+    """Questions queued behind others that are being answered are not given up, however long the
+    queue (the walk asks a level's details while it goes on below); an application that answers
+    nothing for the stall timeout is."""
+    desktop.upload(PIPE_CHECK.encode(), "/tmp/pipe_check.py")
+    result = desktop.execute("cd /opt/spider2v && python3 - < /tmp/pipe_check.py", shell=True, timeout=60)
+    assert result.ok, result.output + result.error
+    seen = json.loads(result.output.strip().splitlines()[-1])
+    assert seen["behind"] == [True, True, True] and seen["waited"] > 2.0, seen  # waited longer than the stall timeout
+    assert seen["answered"] == 3000, seen
+    assert "no answer in 2 s" in seen["silent"] and 1.9 < seen["silent_after"] < 4.0, seen
 
 
 def test_unknown_walk_is_refused(desktop: Environment) -> None:
