@@ -164,8 +164,8 @@ def test_a_walk_waits_its_turn_behind_answered_questions_and_gives_up_on_silence
     nothing for the stall timeout is."""
     desktop.upload(PIPE_CHECK.encode(), "/tmp/pipe_check.py")
     result = desktop.execute("cd /opt/spider2v && python3 - < /tmp/pipe_check.py", shell=True, timeout=60)
-    assert result.ok, result.output + result.error
-    seen = json.loads(result.output.strip().splitlines()[-1])
+    assert result.ok, result.stdout + result.stderr
+    seen = json.loads(result.stdout.strip().splitlines()[-1])
     assert seen["behind"] == [True, True, True] and seen["waited"] > 2.0, seen  # waited longer than the stall timeout
     assert seen["answered"] == 3000, seen
     assert "no answer in 2 s" in seen["silent"] and 1.9 < seen["silent_after"] < 4.0, seen
