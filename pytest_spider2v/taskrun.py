@@ -97,14 +97,25 @@ class TaskRun:
     @contextmanager
     def extra_environment(self) -> Iterator[TaskContext]:
         """Another environment of the task, set up but not recorded (the reset check compares
-        two). Released before the task's own is acquired, so a worker holds one at a time."""
+        two). Released before the task's own is acquired, so a worker holds one at a time. A fault
+        while it is set up is retried on a fresh environment like the task's own, from the same
+        ``retries``: a service that did not come up once says nothing of the task's resets."""
         if self._ctx is not None:
             raise RuntimeError("an extra environment must come before the task's own")
         provider = self._provider()
-        env = provider.acquire(self.task.spec.snapshot)
+        while True:
+            env = _acquire(provider, self.task.spec.snapshot)
+            try:
+                ctx = TaskContext(env, self.task, self.record.cache_dir / "extra", self.settings_dir)
+                self._setup(ctx)
+                break
+            except INFRASTRUCTURE_FAULTS as exc:
+                provider.release(env)
+                self._fault(exc)
+            except BaseException:
+                provider.release(env)
+                raise
         try:
-            ctx = TaskContext(env, self.task, self.record.cache_dir / "extra", self.settings_dir)
-            self._setup(ctx)
             yield ctx
         finally:
             provider.release(env)

@@ -133,6 +133,43 @@ def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:
     assert len(provider.acquired) == 2 and run.record.result.status == "error"
 
 
+@dataclass
+class FailingSetups(FakeProvider):
+    """Hands out environments whose first ``failing`` fail their setup's command (a service that
+    did not come up); the later ones run it."""
+
+    failing: int = 1
+
+    def acquire(self, snapshot: str) -> FakeEnv:
+        env = super().acquire(snapshot)
+        if len(self.acquired) > self.failing:
+            env.execute = lambda command, **options: ExecResult(0, "", "")  # type: ignore[method-assign]
+        return env
+
+
+SETUP = [{"type": "execute", "parameters": {"command": ["spider2v-service", "start", "airflow"]}}]
+
+
+def test_the_reset_checks_extra_environment_is_retried_after_a_setup_fault(tmp_path: Path) -> None:
+    provider = FailingSetups(broken=0, failing=1)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=task(config=SETUP))
+    with run.extra_environment() as extra:
+        assert extra.env is provider.acquired[1]
+    assert len(provider.acquired) == 2 and provider.released == provider.acquired
+    attempts = run.record.result.attempts
+    assert len(attempts) == 1 and "setup failed" in attempts[0]["detail"]
+
+
+def test_the_extra_environments_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
+    provider = FailingSetups(broken=0, failing=5)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=task(config=SETUP))
+    with pytest.raises(taskrun.SetupFailed, match="no space left"):
+        with run.extra_environment():
+            pytest.fail("an environment whose setup failed was handed out")
+    assert len(provider.acquired) == 2 and provider.released == provider.acquired
+    assert run.record.result.status == "error"
+
+
 def test_an_agent_that_cannot_run_skips_before_any_environment(tmp_path: Path) -> None:
     from pytest_spider2v.registry import Unavailable
 
