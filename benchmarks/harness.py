@@ -42,7 +42,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.catalog import splice
+from pytest_spider2v.cli.catalog import splice
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
@@ -97,7 +97,7 @@ class Bench:
     """A provider of this process, and task desktops set up as a run sets them up."""
 
     def __init__(self) -> None:
-        from pytest_spider2v.providers import OWNER_ENV, owner_token
+        from pytest_spider2v.environments.provider import OWNER_ENV, owner_token
         from pytest_spider2v.registry import load_extensions
 
         load_extensions()  # the setup steps the tasks name
@@ -113,10 +113,10 @@ class Bench:
     @contextmanager
     def desktop(self, task_file: Path, provider: Any) -> Iterator[Any]:
         """The task's environment after its setup and first settled observation."""
-        from pytest_spider2v.context import TaskContext
-        from pytest_spider2v.runner import first_observation
-        from pytest_spider2v.scoring import run_steps
-        from pytest_spider2v.task import load_tasks
+        from pytest_spider2v.run.context import TaskContext
+        from pytest_spider2v.run.episode import first_observation
+        from pytest_spider2v.run.evaluation import run_steps
+        from pytest_spider2v.tasks.loading import load_tasks
 
         task = load_tasks(task_file)[0]
         env = provider.acquire(task.spec.snapshot)
@@ -197,7 +197,7 @@ def reset_figures(bench: Bench, repeat: int) -> dict[str, Any]:
 
 def step_figures(bench: Bench, repeat: int) -> dict[str, Any]:
     """The harness's share of a step: execute a no-op action, then observe."""
-    from pytest_spider2v.runner import observe
+    from pytest_spider2v.run.episode import observe
 
     provider = bench.provider(spare=False)
     try:
@@ -222,8 +222,8 @@ SETTLE = 0.5
 def video_figures(bench: Bench, repeat: int) -> dict[str, Any]:
     """Steps with the recorder off and on, in alternating batches: the cost of recording as a
     share of the runner's whole step (the target) and of the harness's share alone."""
-    from pytest_spider2v.runner import observe
-    from pytest_spider2v.video import GUEST_PATH
+    from pytest_spider2v.run.episode import observe
+    from pytest_spider2v.run.recording import GUEST_PATH
 
     samples: dict[str, list[float]] = {"step_off": [], "step_on": [], "harness_off": [], "harness_on": []}
     provider = bench.provider(spare=False)
@@ -264,7 +264,7 @@ def memory_figures(bench: Bench) -> dict[str, float]:
     as ``docker stats`` counts it (usage without the inactive page cache)."""
     import docker
 
-    from pytest_spider2v.environments import load_snapshots
+    from pytest_spider2v.environments.snapshots import load_snapshots
 
     client = docker.from_env()
     provider = bench.provider(spare=False)

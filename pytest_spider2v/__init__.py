@@ -4,7 +4,7 @@ Extensions register into the registries of :mod:`pytest_spider2v.registry`
 (``setup_steps``, ``getters``, ``metrics``, ``agents``, ``providers``).
 """
 
-from .registry import Unavailable, UnknownName
+from pytest_spider2v.registry import Unavailable, UnknownName
 
 __all__ = ["Unavailable", "UnknownName"]
 __version__ = "0.1.0"

@@ -13,6 +13,7 @@ import importlib.metadata
 import inspect
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -135,23 +136,33 @@ getters: Registry[Callable[..., Any]] = Registry("getter")
 metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
 #: ``factory(settings: AgentSettings) -> Agent``.
 agents: Registry[Callable[..., Any]] = Registry("agent")
-#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.providers``).
+#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.environments.provider``).
 providers: Registry[Callable[..., Any]] = Registry("provider")
-#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.task.TaskFormat``):
+#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.tasks.formats.TaskFormat``):
 #: collection asks them which files are task files and turns those into tasks.
 task_formats: Registry[Any] = Registry("task format")
 
 
-#: Entry-point group of the modules that fill the registries on import. The built-in steps,
-#: getters, metrics and agents are registered here like any third-party extension, so the core
-#: loads them without naming (or importing) any of them.
+#: Entry-point group of the extensions: modules that fill the registries on import. The built-in
+#: steps, getters, metrics, agents, providers and task formats are registered here like any
+#: third-party extension, so the core loads them without naming (or importing) any of them.
 EXTENSIONS_GROUP = "pytest_spider2v"
-_loaded: set[str] = set()
+_loaded: dict[str, ModuleType] = {}
 
 
-def load_extensions() -> None:
-    """Import every module of the :data:`EXTENSIONS_GROUP` entry points (once each)."""
+def load_extensions() -> list[tuple[str, ModuleType]]:
+    """Import every module of the :data:`EXTENSIONS_GROUP` entry points (once each); the
+    entry points' names and modules, in the group's order."""
+    loaded = []
     for entry_point in importlib.metadata.entry_points(group=EXTENSIONS_GROUP):
         if entry_point.value not in _loaded:
-            entry_point.load()
-            _loaded.add(entry_point.value)
+            _loaded[entry_point.value] = entry_point.load()
+        loaded.append((entry_point.name, _loaded[entry_point.value]))
+    return loaded
+
+
+def is_pytest_plugin(module: ModuleType) -> bool:
+    """Whether an extension module implements pytest hooks (command-line flags, report sections,
+    a mode such as ``--validate``): the plugin registers such a module with pytest."""
+    return any(name.startswith("pytest_") and callable(value) and not isinstance(value, ModuleType)
+               for name, value in vars(module).items())

@@ -33,12 +33,11 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from pytest_spider2v.agent import Action, AgentSettings, Observation, Turn, done_with_answer
+from pytest_spider2v.agents.human_page import VERDICTS, PersonPage, Verdict
 from pytest_spider2v.registry import agents
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task
-
-from .human_page import VERDICTS, PersonPage, Verdict
+from pytest_spider2v.run.agent import Action, Agent, AgentSettings, Observation, Turn, done_with_answer
+from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.tasks.model import Task
 
 EVERY = 5.0
 OPTIONS = ("port", "every", "terminal")
@@ -47,7 +46,7 @@ POLL = 0.2
 
 #: The process's pages (by port asked for) and terminal: one each for every task it runs.
 _pages: dict[int, PersonPage] = {}
-_terminals: dict[bool, Terminal] = {}
+_terminals: dict[tuple[bool, bool], Terminal] = {}
 
 
 def person_page(port: int) -> PersonPage:
@@ -61,11 +60,12 @@ def person_page(port: int) -> PersonPage:
     return _pages[port]
 
 
-def person_terminal(wanted: bool) -> Terminal:
-    """This process's terminal, opened on first use."""
-    if wanted not in _terminals:
-        _terminals[wanted] = Terminal.open(wanted)
-    return _terminals[wanted]
+def person_terminal(wanted: bool, readable: bool) -> Terminal:
+    """This process's terminal, opened on first use; ``readable`` is false on an xdist worker,
+    whose standard input is not the person's."""
+    if (wanted, readable) not in _terminals:
+        _terminals[wanted, readable] = Terminal.open(wanted, readable)
+    return _terminals[wanted, readable]
 
 
 class Terminal:
@@ -76,14 +76,14 @@ class Terminal:
         self.readable = fd is not None and readable
 
     @classmethod
-    def open(cls, wanted: bool) -> Terminal:
+    def open(cls, wanted: bool, readable: bool = True) -> Terminal:
         if not wanted:
             return cls(None, False)
         try:
             fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
         except OSError:  # no controlling terminal: a CI job, a service, a test's subprocess
             return cls(None, False)
-        return cls(fd, readable=not os.environ.get("PYTEST_XDIST_WORKER"))
+        return cls(fd, readable=readable)
 
     def say(self, text: str) -> None:
         if self._fd is not None:
@@ -113,7 +113,7 @@ def parse_verdict(line: str, source: str = "terminal") -> Verdict | None:
     return Verdict(word, (rest or None) if word == "DONE" else None, source)
 
 
-class HumanAgent:
+class HumanAgent(Agent):
     needs_accessibility_tree = False
     needs_live_input = True
 
@@ -186,13 +186,13 @@ def options_of(settings: AgentSettings) -> dict[str, Any]:
     return {"port": port, "every": every, "terminal": terminal}
 
 
-def worker_port(port: int) -> int:
+def worker_port(port: int, worker: str | None) -> int:
     """``port`` for xdist worker ``gwN`` is ``port + N``, so the pages of a run do not collide."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
-    return port + int(worker[2:]) if port and worker.startswith("gw") and worker[2:].isdigit() else port
+    return port + int(worker[2:]) if port and worker and worker.startswith("gw") and worker[2:].isdigit() else port
 
 
 @agents.register("human")
 def make_human(settings: AgentSettings) -> HumanAgent:
     options = options_of(settings)
-    return HumanAgent(person_page(worker_port(options["port"])), person_terminal(options["terminal"]), options["every"])
+    return HumanAgent(person_page(worker_port(options["port"], settings.worker)),
+                      person_terminal(options["terminal"], readable=settings.worker is None), options["every"])

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pytest_spider2v.agent import AgentSettings, Observation, Turn
 from pytest_spider2v.registry import agents
-from pytest_spider2v.task import Task
+from pytest_spider2v.run.agent import Agent, AgentSettings, Observation, Turn
+from pytest_spider2v.tasks.model import Task
 
 
-class NoopAgent:
+class NoopAgent(Agent):
     needs_accessibility_tree = False
 
     def reset(self, task: Task) -> None:

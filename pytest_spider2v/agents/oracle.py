@@ -40,10 +40,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_spider2v.agent import SPECIAL_ACTIONS, Action, AgentSettings, Observation, Turn, done_with_answer
 from pytest_spider2v.agents.solution_helpers import with_helpers
 from pytest_spider2v.registry import Unavailable, agents
-from pytest_spider2v.task import Task
+from pytest_spider2v.run.agent import SPECIAL_ACTIONS, Action, Agent, AgentSettings, Observation, Turn, done_with_answer
+from pytest_spider2v.tasks.model import Task
 
 MARKER = re.compile(r"^# %%(.*)$", re.MULTILINE)
 BASED_ON = re.compile(r"\s*based-on\b")
@@ -169,7 +169,7 @@ def _patched(path: Path, segments: list[_Segment], seen: tuple[Path, ...]) -> li
             for new in (*before.get(number, []), *instead.get(number, [cell]), *after.get(number, []))]
 
 
-class OracleAgent:
+class OracleAgent(Agent):
     """Plays the task's solution: its file, or the solution its task format made (DABench: the
     labels as the answer)."""
 

@@ -3,7 +3,7 @@ no model. After a fix to an evaluator or an environment, a paid model run is sco
 without paying again, and the summary lists every task whose score changed (old -> new).
 
 A task's record is found where that run wrote it (``<run folder>/<app>/<task>/result.json``, the
-key :func:`~pytest_spider2v.records.record_path` gives), so the run folder may be copied or moved.
+key :func:`~pytest_spider2v.run.records.record_path` gives), so the run folder may be copied or moved.
 Each recorded turn is replayed whole, all its actions together, in order; a turn whose reply
 held no usable action is replayed as one again. The episode has exactly the recorded turns
 (``--max-steps`` does not apply), so it ends as the recorded one did: with its DONE or FAIL, or
@@ -23,11 +23,11 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.agent import Action, AgentSettings, Observation, RecordedOutcome, Turn
-from pytest_spider2v.records import TaskResult, read_result, record_path
 from pytest_spider2v.registry import Unavailable, agents
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task
+from pytest_spider2v.run.agent import Action, Agent, AgentSettings, Observation, RecordedOutcome, Turn
+from pytest_spider2v.run.records import TaskResult, read_result, record_path
+from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.tasks.model import Task
 
 PREFIX = "replay:"
 PACES = ("recorded", "fast")
@@ -54,7 +54,7 @@ def recorded_turns(steps: list[dict[str, Any]]) -> list[RecordedTurn]:
     return turns
 
 
-class ReplayAgent:
+class ReplayAgent(Agent):
     """Plays one run folder's recorded turns back."""
 
     needs_accessibility_tree = False

@@ -1,6 +1,6 @@
-"""Build the environment images: ``python -m pytest_spider2v.environments.build [NAME ...]``.
+"""Building the environment images (the command is ``spider2v-build``, :mod:`pytest_spider2v.cli.build`).
 
-Each recipe folder beside this module (a Dockerfile with ``ARG BASE`` /
+Each recipe folder under ``recipes/`` (a Dockerfile with ``ARG BASE`` /
 ``FROM ${BASE}``) becomes image ``spider2v/<recipe>:latest``. A recipe whose ``recipe.yaml``
 names a ``parent`` is built on the parent's image (application families over the desktop), and
 the parent is built first when needed. No container registry is assumed: the root base is
@@ -14,13 +14,11 @@ the recipe is noticed. Build time and image size are written to a JSON file for 
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -31,11 +29,10 @@ import docker
 from docker.errors import APIError, DockerException, ImageNotFound
 from docker.models.images import Image
 
-from ..threads import leave_signals_to_main_thread
-from . import ENVIRONMENTS_DIR, image_name, load_snapshots, recipe_parent
+from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR
+from pytest_spider2v.environments.snapshots import image_name, load_snapshots, recipe_parent
+from pytest_spider2v.run.threads import leave_signals_to_main_thread
 
-#: the guest server package, copied into every build context (located, never imported)
-GUEST_DIR = Path(__file__).resolve().parent.parent / "guest"
 BASE_IMAGE = "spider2v/base:bookworm"
 UPSTREAM_BASE = "debian:bookworm"
 DEFAULT_MIRROR = "http://deb.debian.org/debian"
@@ -128,7 +125,7 @@ def _copy_tree(src: Path, dest: Path) -> None:
 def assemble_context(recipe_dir: Path, dest: Path) -> None:
     """Recipe files plus what every recipe may COPY: ``guest/`` and ``ca-bundle.crt``."""
     _copy_tree(recipe_dir, dest)
-    _copy_tree(GUEST_DIR, dest / "guest")
+    _copy_tree(GUEST_SERVER_DIR, dest / "guest")
     shutil.copyfile(ca_bundle(), dest / "ca-bundle.crt")
 
 
@@ -222,64 +219,22 @@ def write_figures(path: Path, figures: dict[str, Any]) -> None:
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
 
 
-def build_all(client: docker.DockerClient, recipes: list[str], base: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Build recipes (parents listed first) with up to ``args.jobs`` at once: each waits for its
+def build_all(client: docker.DockerClient, recipes: list[str], base: str, environments_dir: Path = RECIPES_DIR, *,
+              jobs: int = 2, force: bool = False, no_cache: bool = False) -> dict[str, Any]:
+    """Build recipes (parents listed first) with up to ``jobs`` at once: each waits for its
     parent only, so application families on one desktop build side by side. Submission in list
     order means a parent is always started before any child occupies a worker."""
     built: dict[str, Future] = {}
 
     def one(recipe: str) -> dict[str, Any]:
-        parent = recipe_parent(recipe, args.environments)
+        parent = recipe_parent(recipe, environments_dir)
         if parent in built:
             built[parent].result()  # raises when the parent failed
-        fig = build_recipe(client, recipe, image_name(parent) if parent else base, args.environments,
-                           args.force, args.no_cache)
+        fig = build_recipe(client, recipe, image_name(parent) if parent else base, environments_dir, force, no_cache)
         _log(f"{fig['image']}: {fig['seconds']} s, {fig['size_bytes'] / 1e9:.2f} GB" + (" (reused)" if fig["reused"] else ""))
         return fig
 
-    with ThreadPoolExecutor(max_workers=max(1, args.jobs), initializer=leave_signals_to_main_thread) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, jobs), initializer=leave_signals_to_main_thread) as pool:
         for recipe in recipes:
             built[recipe] = pool.submit(one, recipe)
         return {recipe: future.result() for recipe, future in built.items()}
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="spider2v-build", description=__doc__.split("\n\n")[0])
-    parser.add_argument("names", nargs="*", help="recipes or snapshot names (default: all)")
-    parser.add_argument("--environments", type=Path, default=ENVIRONMENTS_DIR, help="recipes folder")
-    parser.add_argument("--figures", type=Path, default=Path("results/build-figures.json"),
-                        help="JSON file for build time and size per image")
-    parser.add_argument("--force", action="store_true", help="rebuild even when the context is unchanged")
-    parser.add_argument("--no-cache", action="store_true", help="rebuild every layer (for cold build figures)")
-    parser.add_argument("--mirror", default=DEFAULT_MIRROR, help="Debian mirror for debootstrap")
-    parser.add_argument("--jobs", type=int, default=2, help="recipes built at once (siblings over one parent)")
-    args = parser.parse_args(argv)
-
-    try:
-        client = docker.from_env(timeout=3600)
-        client.ping()
-    except DockerException as exc:
-        print(f"spider2v-build: cannot reach Docker: {exc}", file=sys.stderr)
-        return 2
-    figures: dict[str, Any] = {}
-    try:
-        recipes = resolve_recipes(args.names, args.environments)
-        started = time.monotonic()
-        base = ensure_base(client, args.mirror)
-        base_image = client.images.get(base)
-        figures[base] = {"image": base, "image_id": base_image.id, "seconds": round(time.monotonic() - started, 1),
-                         "size_bytes": int(base_image.attrs["Size"])}
-        figures.update(build_all(client, recipes, base, args))
-        figures["last_run"] = {"recipes": recipes, "jobs": args.jobs, "seconds": round(time.monotonic() - started, 1),
-                               "rebuilt": [r for r in recipes if not figures[r]["reused"]]}
-    except (BuildError, APIError, subprocess.CalledProcessError) as exc:
-        print(f"spider2v-build: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        if figures:
-            write_figures(args.figures, figures)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,4 +3,4 @@
 questions file (:mod:`.dabench`). The plugin core never imports it; the ``pytest_spider2v``
 entry-point group does."""
 
-from . import dabench  # noqa: F401  (registration on import)
+from pytest_spider2v.formats import dabench  # noqa: F401  (registration on import)

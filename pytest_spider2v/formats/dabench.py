@@ -5,7 +5,7 @@ An InfiAgent checkout keeps the benchmark in ``examples/DA-Agent/data/``: ``<spl
 ``file_name``, ``level``), ``<split>-labels.jsonl`` (``id``, ``common_answers``: ``[name, value]``
 pairs) and the tables in ``<split>-tables/``. Pointing pytest at the checkout, that folder or the
 questions file collects every question, its labels joined by id, as an ordinary
-:class:`~pytest_spider2v.task.Task`:
+:class:`~pytest_spider2v.tasks.model.Task`:
 
 * id ``q<id>-<table>`` (``q5-test_ave``: ``-k q5-`` picks question 5 alone, ``-k test_ave`` the
   questions on that table), app ``dabench``, variant ``closed_form``, category
@@ -38,7 +38,8 @@ from typing import Any
 
 from pytest_spider2v.metrics.closed_form import format_answer, label_pairs
 from pytest_spider2v.registry import task_formats
-from pytest_spider2v.task import Task, TaskFormatError, validated_spec
+from pytest_spider2v.tasks.loading import validated_spec
+from pytest_spider2v.tasks.model import Task, TaskFormatError
 
 QUESTIONS_SUFFIX = "-questions.jsonl"
 LABELS_SUFFIX = "-labels.jsonl"

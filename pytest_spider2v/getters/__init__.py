@@ -7,4 +7,4 @@ commands and rules (:mod:`.builtin`), the agent's final answer (:mod:`.answer`),
 without an implementation (:mod:`.declared`).
 """
 
-from . import answer, apps, builtin, declared, web  # noqa: F401  (registration on import)
+from pytest_spider2v.getters import answer, apps, builtin, declared, web  # noqa: F401  (registration on import)

@@ -1,6 +1,6 @@
 """The ``final_answer`` getter: what the agent answered, for tasks that ask a question.
 
-An agent ends such an episode with DONE carrying its answer (:func:`pytest_spider2v.agent.done_with_answer`);
+An agent ends such an episode with DONE carrying its answer (:func:`pytest_spider2v.run.agent.done_with_answer`);
 the runner records it, and this getter hands it to the task's metrics like any other state, so a
 task folder can ask a question whose answer is text as easily as a DABench question does.
 """
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_spider2v.agent import answer_of
-from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import getters
+from pytest_spider2v.run.agent import answer_of
+from pytest_spider2v.run.context import TaskContext
 
 
 @getters.register("final_answer")

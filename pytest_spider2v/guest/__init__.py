@@ -1,7 +1,7 @@
-"""The guest server: the HTTP side of the desktop, running inside the environment as ``user``.
+"""Everything that runs inside an environment, apart from the host: the guest server baked into
+every image (``server/``, started there as ``python3 -m guest``) and the modules reference
+solutions import (``solution_helpers/``, shipped with the solution's code by the oracle agent).
 
-It is copied into the environment image and started there by ``python3 -m guest`` with
-Debian's Python (Flask, lxml, Pillow, python-xlib, pyatspi) and pyautogui. Host code never
-imports it: the host speaks to it only over HTTP through :mod:`pytest_spider2v.environment`,
-whose requests and JSON shapes it answers (they follow the original harness's server).
+Nothing here imports the host side, and the host never imports anything here: it speaks to the
+server over HTTP and reads the helpers' files. CI checks both with import contracts.
 """

@@ -6,7 +6,7 @@ that register are imported here; the workbook helpers (``cells``, ``conditional_
 ``sheet_objects``, ``table_rules``, ``value_rules``, ``workbooks``) load when a metric needs them.
 """
 
-from . import (  # noqa: F401  (imported for their registrations)
+from pytest_spider2v.metrics import (  # noqa: F401  (imported for their registrations)
     apps,
     closed_form,
     databases,

@@ -26,7 +26,7 @@ from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.utils import column_index_from_string, get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
-from .cells import cell_value
+from pytest_spider2v.metrics.cells import cell_value
 
 _CELL_IS = {
     "equal": "{c}={0}", "notEqual": "{c}<>{0}", "greaterThan": "{c}>{0}", "lessThan": "{c}<{0}",

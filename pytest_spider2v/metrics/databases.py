@@ -16,9 +16,8 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any, Protocol
 
+from pytest_spider2v.metrics.files import FileArg, existing_file
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, existing_file
 
 logger = logging.getLogger(__name__)
 

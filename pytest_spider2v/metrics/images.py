@@ -15,9 +15,8 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from pytest_spider2v.metrics.files import FileArg, existing_file
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, existing_file
 
 if TYPE_CHECKING:
     import numpy as np

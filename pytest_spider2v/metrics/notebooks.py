@@ -16,9 +16,8 @@ import logging
 import warnings
 from typing import TYPE_CHECKING, Any
 
+from pytest_spider2v.metrics.files import FileArg, read_text
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, read_text
 
 if TYPE_CHECKING:
     import nbformat

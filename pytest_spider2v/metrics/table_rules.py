@@ -18,11 +18,11 @@ import pandas as pd
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.cell_range import MultiCellRange
 
-from . import sheet_objects
-from .cells import STYLE_NAMES, cell_value, read_cell_style
-from .conditional_formats import active_formats
-from .value_rules import match_value_to_rule
-from .workbooks import Book, BookPair, WorkbookError
+from pytest_spider2v.metrics import sheet_objects
+from pytest_spider2v.metrics.cells import STYLE_NAMES, cell_value, read_cell_style
+from pytest_spider2v.metrics.conditional_formats import active_formats
+from pytest_spider2v.metrics.value_rules import match_value_to_rule
+from pytest_spider2v.metrics.workbooks import Book, BookPair, WorkbookError
 
 logger = logging.getLogger(__name__)
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from pytest_spider2v.metrics.files import FileArg, existing_file, first_line_difference, read_text
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, existing_file, first_line_difference, read_text
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +53,8 @@ def compare_table(result: FileArg, expected: FileArg = None, *, rules: list[dict
     type or a rule missing its keys raises, because the task itself is broken. A missing or
     unreadable workbook, or a sheet a rule addresses that is not there, scores 0 with a log.
     """
-    from .table_rules import RULES, validate_rules
-    from .workbooks import Book, BookPair, WorkbookError
+    from pytest_spider2v.metrics.table_rules import RULES, validate_rules
+    from pytest_spider2v.metrics.workbooks import Book, BookPair, WorkbookError
 
     validate_rules(rules)
     result_path = existing_file(result, "result")

@@ -13,9 +13,8 @@ import logging
 import re
 from typing import Any
 
+from pytest_spider2v.metrics.files import FileArg, existing_file, first_line_difference, read_text
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, existing_file, first_line_difference, read_text
 
 logger = logging.getLogger(__name__)
 

@@ -12,9 +12,8 @@ from typing import Any
 
 import yaml
 
+from pytest_spider2v.metrics.files import FileArg, read_text
 from pytest_spider2v.registry import metrics
-
-from .files import FileArg, read_text
 
 logger = logging.getLogger(__name__)
 

@@ -1,79 +1,21 @@
-"""Providers: where restored desktops come from.
-
-A provider turns a task's ``snapshot`` name into a running, pristine :class:`Environment` and
-takes it back afterwards. Providers are looked up by name in the ``providers`` registry; each is
-registered as ``factory(owner: str, worker: str, **options) -> Provider``.
-
-``owner`` identifies the pytest controller process that a provider's resources belong to, as
-``"<pid>:<start time>"``: the start time makes the token unique even when a pid is reused, so
-:meth:`Provider.cleanup_stale` can tell the leftovers of a crashed run (owner dead) from the
-environments of parallel workers of a live run, which it must never touch.
+"""Built-in providers: where environments come from. Importing this package registers them in
+:data:`pytest_spider2v.registry.providers`, through the ``pytest_spider2v`` entry-point group like
+every other extension: ``docker``, every environment a container on the local Docker engine
+(:mod:`.docker`).
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
-from ..environment import Environment
-from ..registry import providers
-
-#: environment variable naming the controller process that owns a run's environments
-OWNER_ENV = "PYTEST_SPIDER2V_OWNER"
-
-
-@runtime_checkable
-class Provider(Protocol):
-    def acquire(self, snapshot: str) -> Environment:
-        """A new environment restored to ``snapshot``, ready (``/health`` answered)."""
-
-    def release(self, env: Environment) -> None:
-        """Discard an environment; nothing of it is reused."""
-
-    def close(self) -> None:
-        """Discard everything this provider created."""
-
-    def cleanup_stale(self) -> int:
-        """Discard resources left by owners that are no longer running; returns how many."""
-
-
-def _start_time(pid: int) -> str | None:
-    """Field 22 of ``/proc/<pid>/stat`` (clock ticks since boot), or None if no such process."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name (field 2) is in parentheses and may contain spaces or ')'.
-    fields = stat[stat.rindex(")") + 2:].split()
-    return fields[19]
-
-
-def owner_token(pid: int | None = None) -> str:
-    """``"<pid>:<start time>"`` of a process (default: this one)."""
-    pid = os.getpid() if pid is None else pid
-    start = _start_time(pid)
-    if start is None:
-        raise ProcessLookupError(f"no process {pid}")
-    return f"{pid}:{start}"
-
-
-def owner_alive(token: str) -> bool:
-    """False only when the process named by an :func:`owner_token` is known to be gone.
-
-    A token that is not ``"<pid>:<start time>"`` cannot be judged, so it counts as alive:
-    cleaning up must never remove what might belong to a running owner.
-    """
-    pid, _, start = token.partition(":")
-    if not pid.isdigit() or not start.isdigit():
-        return True
-    return _start_time(int(pid)) == start
+from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.registry import providers
 
 
 def docker_provider(owner: str, worker: str, **options: Any) -> Provider:
     """The ``docker`` registry entry, importing :mod:`.docker` (the Docker SDK, requests,
     urllib3) only when a run makes a provider: collection and the controller never need it."""
-    from .docker import factory
+    from pytest_spider2v.providers.docker.provider import factory
 
     return factory(owner, worker, **options)
 

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from pytest_spider2v.records import SECRET_NAME
-
-from .images import jpeg_data_uri
-from .summary import usage_totals
+from pytest_spider2v.reports.images import jpeg_data_uri
+from pytest_spider2v.reports.summary import usage_totals
+from pytest_spider2v.run.records import public_settings
 
 #: agent replies longer than this (characters or lines) are folded
 FOLD_CHARS = 600
@@ -166,15 +165,6 @@ def _usage(result: dict[str, Any]) -> str:
     if cost is not None:
         rows.append(["cost", _e(f"${cost:.4f}")])
     return _section("Usage", _table(["", "total"], rows))
-
-
-def public_settings(settings: Any) -> Any:
-    """``settings`` without any entry whose name looks like a secret (recursively)."""
-    if isinstance(settings, dict):
-        return {k: public_settings(v) for k, v in settings.items() if not SECRET_NAME.search(str(k))}
-    if isinstance(settings, list):
-        return [public_settings(v) for v in settings]
-    return settings
 
 
 def _settings(settings: dict[str, Any]) -> str:

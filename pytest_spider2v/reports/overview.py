@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from .closed_form import ACCURACIES
-from .summary import GROUPS, spending, wall_time
+from pytest_spider2v.reports.closed_form import ACCURACIES
+from pytest_spider2v.reports.summary import GROUPS, spending, wall_time
 
 STYLE = """<style>
 .s2v-overview{font-size:13px;margin:0 0 16px}.s2v-overview h3{margin:14px 0 4px;font-size:14px}

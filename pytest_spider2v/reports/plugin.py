@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.records import write_json_atomic
-from pytest_spider2v.stash import RECORD, RUN_DIR
-from pytest_spider2v.task import Task
-
-from .html import render_task
-from .overview import render_overview
-from .summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
-from .video import video_extra
+from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
+from pytest_spider2v.plugin.workers import is_worker
+from pytest_spider2v.reports.html import render_task
+from pytest_spider2v.reports.overview import render_overview
+from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
+from pytest_spider2v.reports.video import video_extra
+from pytest_spider2v.run.records import write_json_atomic
+from pytest_spider2v.tasks.model import Task
 
 SUMMARY_FILE = "summary.json"
 #: set once the item's outcome-carrying report has been annotated
@@ -30,7 +30,7 @@ _ANNOTATED = pytest.StashKey[bool]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if not hasattr(config, "workerinput"):  # xdist workers only produce reports; the controller sums up
+    if not is_worker(config):  # xdist workers only produce reports; the controller sums up
         config.pluginmanager.register(RunSummary(config), "spider2v-reports-summary")
 
 
@@ -62,7 +62,7 @@ def _status(recorded: Any, report: pytest.TestReport) -> str:
 
 def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
     record = item.stash.get(RECORD, None)
-    task = getattr(item, "task", None)
+    task = item.stash.get(TASK, None)
     if record is not None:
         result = {**record.result.to_json(), "nodeid": item.nodeid, "status": _status(record.result.status, report)}
         html_path = item.config.getoption("htmlpath", default=None)

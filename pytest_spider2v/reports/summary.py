@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from .closed_form import closed_form_summary, format_closed_form, sub_answer_verdicts
+from pytest_spider2v.reports.closed_form import closed_form_summary, format_closed_form, sub_answer_verdicts
 
 #: name of the ``user_properties`` entry carrying a task's properties
 PROPERTY = "spider2v"

@@ -12,7 +12,7 @@ import base64
 from pathlib import Path
 from typing import Any
 
-from .html import relative_link
+from pytest_spider2v.reports.html import relative_link
 
 #: The largest video a self-contained report embeds (base64 adds a third): a few minutes of a
 #: mostly still desktop at a few frames a second.

@@ -7,4 +7,4 @@ per application family (:mod:`.apps`) and the names known without an implementat
 entry-point group does (see :func:`pytest_spider2v.registry.load_extensions`).
 """
 
-from . import apps, builtin, chrome, declared  # noqa: F401  (registration on import)
+from pytest_spider2v.steps import apps, builtin, chrome, declared  # noqa: F401  (registration on import)

@@ -19,9 +19,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import ExecResult
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import setup_steps
+from pytest_spider2v.run.context import TaskContext
 
 logger = logging.getLogger(__name__)
 

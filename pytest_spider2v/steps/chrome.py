@@ -19,9 +19,9 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import EnvironmentFault
+from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
+from pytest_spider2v.run.context import TaskContext
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

@@ -11,12 +11,12 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-import pytest_spider2v.providers  # noqa: F401  (registers the built-in providers)
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import Environment
-from pytest_spider2v.providers import Provider, owner_token
+import pytest_spider2v.environments.provider  # noqa: F401  (registers the built-in providers)
+from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.provider import Provider, owner_token
 from pytest_spider2v.registry import providers
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.environments import environment_of
 
 

@@ -18,8 +18,8 @@ from xml.etree import ElementTree
 import pytest
 from openpyxl import Workbook
 
-from pytest_spider2v.environment import Environment
-from pytest_spider2v.providers import Provider
+from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.provider import Provider
 from tests.support.trees import differences, node_count
 
 pytestmark = pytest.mark.e2e

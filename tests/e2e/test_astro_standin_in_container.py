@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from pytest_spider2v.environment import Environment
-from pytest_spider2v.providers import Provider
+from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.provider import Provider
 from tests.support.environments import environment_of
 from tests.support.shared import require, sample
 

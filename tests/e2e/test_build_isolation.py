@@ -8,7 +8,6 @@ with the real build code; both must succeed.
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,8 +15,8 @@ from pathlib import Path
 import docker
 import pytest
 
-from pytest_spider2v.environments import image_name
 from pytest_spider2v.environments.build import build_all, ensure_base
+from pytest_spider2v.environments.snapshots import image_name
 
 pytestmark = pytest.mark.e2e
 
@@ -48,8 +47,7 @@ def twin_recipes(tmp_path: Path) -> Iterator[tuple[Path, list[str]]]:
 def test_sibling_builds_whose_steps_bind_the_same_port_both_succeed(twin_recipes: tuple[Path, list[str]]) -> None:
     environments, names = twin_recipes
     client = docker.from_env(timeout=600)
-    args = argparse.Namespace(environments=environments, force=True, no_cache=True, jobs=2)
-    figures = build_all(client, names, ensure_base(client), args)
+    figures = build_all(client, names, ensure_base(client), environments, jobs=2, force=True, no_cache=True)
     assert sorted(figures) == sorted(names)
     for name in names:
         assert client.images.get(image_name(name)).labels["pytest-spider2v.recipe"] == name

@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import pytest_spider2v.getters.web
-import pytest_spider2v.providers.docker
+import pytest_spider2v.providers.docker.provider
 import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import Environment
+from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters, setup_steps
+from pytest_spider2v.run.context import TaskContext
 
 pytestmark = pytest.mark.e2e
 

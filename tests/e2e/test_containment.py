@@ -23,10 +23,10 @@ import httpx
 import pytest
 
 import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
-from pytest_spider2v.environment import Environment, EnvironmentFault
-from pytest_spider2v.providers import owner_token
-from pytest_spider2v.providers.docker import DockerProvider
-from pytest_spider2v.providers.guard import DockerEnvironment
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.provider import owner_token
+from pytest_spider2v.providers.docker.environment import DockerEnvironment
+from pytest_spider2v.providers.docker.provider import DockerProvider
 from pytest_spider2v.registry import setup_steps
 
 pytestmark = pytest.mark.e2e

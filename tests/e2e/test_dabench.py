@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.environment import Environment, EnvironmentFault
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.formats.dabench import DATA_FOLDER
-from pytest_spider2v.providers import Provider
 from tests.support.environments import environment_of
 from tests.support.llm_server import LLMServer, Reply, Request
 from tests.support.shared import REPO, require, shared

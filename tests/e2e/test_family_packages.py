@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 import pytest
 
-from pytest_spider2v.environments import image_name
+from pytest_spider2v.environments.snapshots import image_name
 from tests.support.shared import require, sample
 
 pytestmark = pytest.mark.e2e

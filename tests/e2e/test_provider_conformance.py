@@ -21,8 +21,8 @@ import pytest
 from PIL import Image
 from playwright.sync_api import sync_playwright
 
-from pytest_spider2v.environment import Environment, EnvironmentFault
-from pytest_spider2v.providers import Provider, owner_token
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.provider import Provider, owner_token
 
 pytestmark = pytest.mark.e2e
 

@@ -1,6 +1,6 @@
 """``provides.yaml`` against the built images: each family declares exactly the programs, conda
 environments and Python packages its image has, so the static needs analysis
-(:mod:`pytest_spider2v.needs`) cannot drift from the images whose tasks it skips or runs.
+(:mod:`pytest_spider2v.tasks.needs.analysis`) cannot drift from the images whose tasks it skips or runs.
 
 A family whose image is not built is skipped. On a mismatch the message lists what to add to
 or remove from the family's entry.
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from pytest_spider2v.environments import image_name, load_manifest, normalize_distribution
+from pytest_spider2v.environments.snapshots import image_name, load_manifest, normalize_distribution
 
 pytestmark = pytest.mark.e2e
 

@@ -9,9 +9,9 @@ import time
 import pytest
 
 import pytest_spider2v.getters.builtin  # noqa: F401  (registers vm_script_output)
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import Environment
+from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters
+from pytest_spider2v.run.context import TaskContext
 
 pytestmark = pytest.mark.e2e
 

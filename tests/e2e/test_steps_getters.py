@@ -17,13 +17,13 @@ from openpyxl import Workbook, load_workbook
 from playwright.sync_api import sync_playwright
 
 import pytest_spider2v.getters.builtin
-import pytest_spider2v.providers.docker
+import pytest_spider2v.providers.docker.provider
 import pytest_spider2v.steps.builtin as steps
 import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import Environment
+from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters, setup_steps
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.shared import require, sample, shared
 
 pytestmark = pytest.mark.e2e

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from pytest_spider2v.environment import Environment
+from pytest_spider2v.environments.base import Environment
 from tests.support.rfb import rfb_session
 
 pytestmark = pytest.mark.e2e

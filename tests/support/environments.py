@@ -7,8 +7,8 @@ from contextlib import contextmanager
 
 import pytest
 
-from pytest_spider2v.environment import Environment, EnvironmentFault
-from pytest_spider2v.providers import Provider
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.provider import Provider
 
 
 @contextmanager

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.environment import Environment, ExecResult
+from pytest_spider2v.environments.base import Environment, ExecResult
 
 GUEST_HOME = "/home/user"
 

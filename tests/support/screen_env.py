@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.environment import EnvironmentFault, ExecResult
+from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
 
 from .local_env import LocalEnvironment, LocalProvider
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_spider2v.guest.a11y_format import (
+from pytest_spider2v.guest.server.a11y_format import (
     CALC_GIVE_UP,
     add_action,
     add_pairs,

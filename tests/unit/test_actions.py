@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from pytest_spider2v.actions import (
+from pytest_spider2v.run.actions import (
     ACTION_TYPES,
     KEYBOARD_KEYS,
     MOVE_EASINGS,

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v import taskrun
-from pytest_spider2v.actions import ActionError
-from pytest_spider2v.agent import Action, Observation, Turn, action_kind, answer_of, done_with_answer
+from pytest_spider2v.agents.llm.parsing import parse_computer13, parse_pyautogui
 from pytest_spider2v.agents.oracle import OracleAgent, solution_actions
-from pytest_spider2v.agents.parsing import parse_computer13, parse_pyautogui
-from pytest_spider2v.environment import ExecResult
-from pytest_spider2v.records import TRAJECTORY_FILE, TaskRecord
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.reports.html import render_task
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task, TaskSpec
-from pytest_spider2v.taskrun import RunSettings, TaskRun
+from pytest_spider2v.run import lifecycle as taskrun
+from pytest_spider2v.run.actions import ActionError
+from pytest_spider2v.run.agent import Action, Agent, Observation, Turn, action_kind, answer_of, done_with_answer
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.run.records import TRAJECTORY_FILE, TaskRecord
+from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 
 def test_done_with_an_answer_is_a_done_in_either_action_space() -> None:
@@ -95,7 +95,7 @@ class StandInProvider:
 
 
 @dataclass
-class Answering:
+class Answering(Agent):
     """Looks once, then answers."""
 
     answer: Action

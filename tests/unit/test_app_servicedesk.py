@@ -12,7 +12,7 @@ import pytest
 import pytest_spider2v.getters.apps.servicedesk as rt_getter
 import pytest_spider2v.metrics.apps.servicedesk as sd
 import pytest_spider2v.steps.apps.servicedesk as step_module
-from pytest_spider2v.environment import ExecResult
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.steps.apps.servicedesk import start_page_url
 

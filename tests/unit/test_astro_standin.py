@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.environments.airflow.astro_standin import astro, docker, local, project, run_dag
-from pytest_spider2v.environments.airflow.astro_standin.project import Project, ProjectError
+from pytest_spider2v.environments.recipes.airflow.astro_standin import astro, docker, local, project, run_dag
+from pytest_spider2v.environments.recipes.airflow.astro_standin.project import Project, ProjectError
 
 RECIPE = Path(project.__file__).resolve().parents[1]
 

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_snapshots, recipe_parent
 from pytest_spider2v.environments.build import BuildError, resolve_recipes
+from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.snapshots import load_snapshots, recipe_parent
 
 
 def make_recipes(root: Path, parents: dict[str, str | None], snapshots: str) -> Path:
@@ -45,14 +46,13 @@ def test_every_project_snapshot_has_a_recipe_lineage_from_the_desktop_or_its_own
     """A snapshot with a screen is built on the desktop; one without (``display: false``) is a
     recipe of its own on the Debian base."""
     for snapshot in load_snapshots().values():
-        lineage = resolve_recipes([snapshot.name], ENVIRONMENTS_DIR)
+        lineage = resolve_recipes([snapshot.name], RECIPES_DIR)
         root = "desktop" if snapshot.display else snapshot.recipe
         assert lineage[0] == root and lineage[-1] == snapshot.recipe
-        assert all((ENVIRONMENTS_DIR / recipe / "Dockerfile").is_file() for recipe in lineage)
+        assert all((RECIPES_DIR / recipe / "Dockerfile").is_file() for recipe in lineage)
 
 
 def test_sibling_families_build_side_by_side_after_their_parent(tmp_path: Path, monkeypatch) -> None:
-    import argparse
     import threading
     import time
 
@@ -75,8 +75,7 @@ def test_sibling_families_build_side_by_side_after_their_parent(tmp_path: Path, 
         return {"image": f"spider2v/{recipe}:latest", "base": base, "seconds": 0.2, "size_bytes": 1, "reused": False}
 
     monkeypatch.setattr(build, "build_recipe", fake_build)
-    args = argparse.Namespace(environments=root, force=False, no_cache=False, jobs=2)
-    figures = build.build_all(None, resolve_recipes([], root), "spider2v/base:bookworm", args)
+    figures = build.build_all(None, resolve_recipes([], root), "spider2v/base:bookworm", root, jobs=2)
     assert figures["airflow"]["base"] == figures["superset"]["base"] == "spider2v/desktop:latest"
     assert figures["desktop"]["base"] == "spider2v/base:bookworm"
     assert min(spans["airflow"][0], spans["superset"][0]) >= spans["desktop"][1]  # after the parent

@@ -21,11 +21,11 @@ import pytest
 
 from pytest_spider2v.agents.oracle import solution_cells
 from pytest_spider2v.agents.solution_helpers import helper_sources
-from pytest_spider2v.environment import PYAUTOGUI_PREFIX
-from pytest_spider2v.task import SPIDER2V_SOLUTIONS
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
+from pytest_spider2v.environments.locations import SPIDER2V_SOLUTIONS_DIR
 from tests.support.shared import require, sample, task_files
 
-SOLUTIONS = sorted((SPIDER2V_SOLUTIONS / "excel").glob("*.py"))
+SOLUTIONS = sorted((SPIDER2V_SOLUTIONS_DIR / "excel").glob("*.py"))
 
 
 class Recorder:

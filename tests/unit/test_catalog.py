@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_spider2v.catalog import BEGIN, END, main, project_tasks, splice, table
+from pytest_spider2v.cli.catalog import BEGIN, END, main, project_tasks, splice, table
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.agent import done_with_answer
-from pytest_spider2v.context import TaskContext
 from pytest_spider2v.metrics.closed_form import answer_pairs, closed_form, format_answer, is_equal, label_pairs
 from pytest_spider2v.registry import Scored
-from pytest_spider2v.scoring import evaluate
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.agent import done_with_answer
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.evaluation import evaluate
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 
 def test_pairs_are_found_with_the_original_pattern() -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.actions import ActionError
-from pytest_spider2v.agent import AgentSettings, Observation, agent_factory, done_with_answer
-from pytest_spider2v.agents.code_mode import MAX_OUTPUT_CHARS, output_text, parse_code_reply
-from pytest_spider2v.agents.llm import LLMAgent
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.agents.llm.agent import LLMAgent
+from pytest_spider2v.agents.llm.code_mode import MAX_OUTPUT_CHARS, output_text, parse_code_reply
+from pytest_spider2v.run.actions import ActionError
+from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory, done_with_answer
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.llm_server import LLMServer, Reply
 
 QUESTION = "Question: What is the mean fare?\nFormat: @mean_fare[value]"

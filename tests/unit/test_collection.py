@@ -37,7 +37,7 @@ def write_task(root: Path, app: str, task: dict, verbose: str | None = "1. a\n2.
 
 
 def collected(result: pytest.RunResult) -> list[str]:
-    return [line for line in result.outlines if "::" in line]
+    return [line for line in result.outlines if "::" in line and not line.startswith(" ")]
 
 
 def test_project_task_gives_an_abstract_and_a_verbose_item(pytester: pytest.Pytester) -> None:
@@ -67,7 +67,7 @@ def test_markers_select_by_app_difficulty_variant_and_interface(pytester: pytest
 
 
 def test_verbose_instruction_is_built_as_in_the_paper(pytester: pytest.Pytester) -> None:
-    from pytest_spider2v.task import load_tasks
+    from pytest_spider2v.tasks.loading import load_tasks
 
     path = write_task(pytester.path, "calc", TASK, verbose="1. open\n2. type\n")
     abstract, verbose = load_tasks(path)
@@ -97,19 +97,20 @@ def test_verbose_instruction_is_built_as_in_the_paper(pytester: pytest.Pytester)
          "must be a list of 2 entries, one per metric"),
     ],
 )
-def test_bad_task_is_a_collection_error_naming_file_task_and_field(pytester, mutate, field, words) -> None:
+def test_a_bad_task_is_named_with_file_task_and_field_and_fails_the_collection(pytester, mutate, field, words) -> None:
     task = json.loads(json.dumps(TASK))
     mutate(task)
     write_task(pytester.path, "calc", task)
     result = pytester.runpytest("tasks", "--collect-only", "-q")
     text = result.stdout.str()
+    assert "spider2v: 1 task entry cannot be used" in text
     assert "tasks/calc/sum-sales/task.json: task 'sum-sales'" in text
     assert f"field '{field}'" in text
     assert words in text
-    assert result.ret != 0
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
-def test_broken_json_names_the_line_and_other_tasks_still_collect(pytester: pytest.Pytester) -> None:
+def test_broken_json_names_the_line_and_other_tasks_still_run(pytester: pytest.Pytester) -> None:
     write_task(pytester.path, "calc", TASK)
     bad = pytester.path / "tasks" / "calc" / "broken" / "task.json"
     bad.parent.mkdir(parents=True)
@@ -117,8 +118,12 @@ def test_broken_json_names_the_line_and_other_tasks_still_collect(pytester: pyte
     result = pytester.runpytest("tasks", "--collect-only", "-q")
     text = result.stdout.str()
     assert "tasks/calc/broken/task.json: invalid JSON at line 2 column 14: Expecting value" in text
-    assert len(collected(result)) == 2
-    assert "1 error" in text
+    assert collected(result) == ["tasks/calc/broken/task.json::task-file", "tasks/calc/sum-sales/task.json::sum-sales[abstract]",
+                                 "tasks/calc/sum-sales/task.json::sum-sales[verbose]"]
+    # run, the bad entry is an error of its own, never a collection error that stops the session
+    result = pytester.runpytest("tasks", "-k", "broken", "--agent", "noop")
+    result.assert_outcomes(errors=1)
+    assert "invalid JSON at line 2 column 14" in result.stdout.str()
 
 
 def test_account_tasks_skip_with_the_reason_without_starting_an_environment(pytester: pytest.Pytester) -> None:

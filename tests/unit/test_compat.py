@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v import compat
-from pytest_spider2v.records import TaskRecord, task_dir
-from pytest_spider2v.task import load_tasks
+from pytest_spider2v.cli import compat
+from pytest_spider2v.run.records import TaskRecord, task_dir
+from pytest_spider2v.tasks.loading import load_tasks
 from tests.support.shared import require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")

@@ -11,9 +11,9 @@ from types import ModuleType
 
 import pytest
 
-from pytest_spider2v.environments import ENVIRONMENTS_DIR
+from pytest_spider2v.environments.locations import RECIPES_DIR
 
-SCRIPT = ENVIRONMENTS_DIR / "dagster" / "conda_envs.py"
+SCRIPT = RECIPES_DIR / "dagster" / "conda_envs.py"
 
 
 @pytest.fixture

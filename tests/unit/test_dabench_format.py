@@ -11,11 +11,14 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.agent import done_with_answer
 from pytest_spider2v.agents.oracle import OracleAgent
 from pytest_spider2v.formats.dabench import DATA_FOLDER, DABenchFormat, perturbed
 from pytest_spider2v.metrics.closed_form import closed_form, is_equal
-from pytest_spider2v.task import Task, TaskFormatError, is_task_file, load_task_file
+from pytest_spider2v.plugin.keys import TASK
+from pytest_spider2v.run.agent import done_with_answer
+from pytest_spider2v.tasks.loading import is_task_file, load_task_file
+from pytest_spider2v.tasks.model import Task, TaskFormatError
+from pytest_spider2v.validate.checks import CHECK
 from tests.support.dabench import make_checkout
 from tests.support.shared import require, shared
 
@@ -132,14 +135,16 @@ def test_a_bad_labels_line_is_the_error_of_its_question(tmp_path: Path) -> None:
         "da-dev-labels.jsonl", 2, "5", "common_answers")
 
 
-def test_bad_lines_are_collection_errors_and_the_other_questions_still_collect(pytester: pytest.Pytester) -> None:
+def test_a_bad_line_is_an_error_of_its_own_and_the_other_questions_still_run(pytester: pytest.Pytester) -> None:
     checkout(pytester.path, questions=[QUESTIONS[0], {**QUESTIONS[1], "level": "trivial"}, QUESTIONS[2]])
     result = pytester.runpytest(".", "--collect-only", "-q")
-    assert items(result) == ["q0-titanic", "q12-fares_2024"]
-    result.stdout.fnmatch_lines(["*ERROR collecting*da-dev-questions.jsonl*",
-                                 "*da-dev-questions.jsonl:2: task '5': field 'level': must be one of easy, medium, hard*",
-                                 "ERROR *da-dev-questions.jsonl::line-2",
-                                 "2 tests collected, 1 error*"])
+    assert items(result) == ["q0-titanic", "q12-fares_2024", "line-2"]
+    result.stdout.fnmatch_lines(["spider2v: 1 task entry cannot be used (each errors when run):",
+                                 "*da-dev-questions.jsonl::line-2: *da-dev-questions.jsonl:2: task '5': field 'level': "
+                                 "must be one of easy, medium, hard*"])
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result = pytester.runpytest(".", "-k", "line", "--agent", "noop")
+    result.assert_outcomes(errors=1)
 
 
 # -- the tasks ----------------------------------------------------------------------------------
@@ -231,13 +236,13 @@ def test_validate_gives_each_question_the_reference_wrong_and_noop_checks(pytest
     assert [item.name for item in found] == [
         "q0-titanic[validate-reference]", "q0-titanic[validate-wrong]", "q0-titanic[validate-noop]"]
     reference, wrong, noop = found
-    assert reference.task.solution == reference.task.made_solutions["solution.py"]  # type: ignore[attr-defined]
-    assert wrong.task.solution.endswith("DONE\n@mean_fare[35.65]\n")  # type: ignore[attr-defined]
-    assert (noop.check.agent, noop.check.same_resets) == ("noop", False)  # type: ignore[attr-defined]
+    assert reference.stash[TASK].solution == reference.stash[TASK].made_solutions["solution.py"]
+    assert wrong.stash[TASK].solution.endswith("DONE\n@mean_fare[35.65]\n")
+    assert (noop.stash[CHECK].agent, noop.stash[CHECK].same_resets) == ("noop", False)
 
 
 def test_a_questions_fingerprint_covers_its_line_labels_and_table_not_the_others(tmp_path: Path) -> None:
-    from pytest_spider2v.fingerprint import Fingerprinter
+    from pytest_spider2v.validate.fingerprint import Fingerprinter
 
     def fingerprints(root: Path, questions: list[Any], labels: list[Any]) -> dict[str, str]:
         return {t.id: Fingerprinter().fingerprint(t) for t in loaded(make_checkout(root, questions, labels))}
@@ -257,8 +262,8 @@ def test_a_questions_fingerprint_covers_its_line_labels_and_table_not_the_others
 def test_a_bad_labels_line_is_named_after_the_labels_file(pytester: pytest.Pytester) -> None:
     checkout(pytester.path, labels=[LABELS[0], "[1, 2]", LABELS[1], LABELS[2]])
     result = pytester.runpytest(".", "--collect-only", "-q")
-    assert len(items(result)) == 3
-    result.stdout.fnmatch_lines(["ERROR *da-dev-questions.jsonl::da-dev-labels-line-2"])
+    assert items(result)[-1] == "da-dev-labels-line-2"
+    result.stdout.fnmatch_lines(["*da-dev-questions.jsonl::da-dev-labels-line-2: *da-dev-labels.jsonl:2*"])
 
 
 def test_the_oracle_answers_in_the_order_the_format_names_the_answers(tmp_path: Path) -> None:

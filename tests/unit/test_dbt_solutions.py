@@ -19,12 +19,12 @@ import pytest
 
 from pytest_spider2v.agents.oracle import solution_cells
 from pytest_spider2v.agents.solution_helpers import helper_sources
-from pytest_spider2v.environment import PYAUTOGUI_PREFIX
-from pytest_spider2v.task import SPIDER2V_SOLUTIONS
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
+from pytest_spider2v.environments.locations import SPIDER2V_SOLUTIONS_DIR
 from tests.support.cells import unbound_names
 from tests.support.shared import require, sample, task_files
 
-SOLUTIONS = sorted((SPIDER2V_SOLUTIONS / "dbt").glob("*.py"))
+SOLUTIONS = sorted((SPIDER2V_SOLUTIONS_DIR / "dbt").glob("*.py"))
 
 
 @pytest.fixture

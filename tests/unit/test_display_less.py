@@ -10,14 +10,15 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.agent import Observation, Turn
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import PYAUTOGUI_PREFIX, Environment, ExecResult
-from pytest_spider2v.environments import load_snapshots
-from pytest_spider2v.records import TaskRecord
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX, Environment, ExecResult
+from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.reports.html import render_task
-from pytest_spider2v.runner import EpisodeSettings, first_observation, run_episode
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.agent import Agent, Observation, Turn
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.episode import first_observation, run_episode
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 
 def test_a_snapshot_says_whether_it_has_a_screen(tmp_path: Path) -> None:
@@ -53,7 +54,7 @@ class Headless:
         raise AssertionError("an environment without a screen has no accessibility tree")
 
 
-class Coder:
+class Coder(Agent):
     """Runs code once, then says DONE; remembers what it observed."""
 
     needs_accessibility_tree = True  # asks for trees, which a screenless environment cannot give

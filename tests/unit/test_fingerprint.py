@@ -22,9 +22,10 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.fingerprint import Fingerprinter, imported_modules
 from pytest_spider2v.registry import Registry
-from pytest_spider2v.task import Task, TaskSpec, load_tasks
+from pytest_spider2v.tasks.loading import load_tasks
+from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.validate.fingerprint import Fingerprinter, imported_modules
 
 # -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
 
@@ -125,7 +126,8 @@ class Extension:
         getters.add("rule", modules["fpext.getters"].rule)
         steps: Registry[Any] = Registry("setup step")
         steps.declare("cloud_login", "needs a cloud account")
-        return Fingerprinter(self.environments, steps=steps, getters=getters, metrics=metrics, packages=["fpext"])
+        return Fingerprinter(self.environments, steps=steps, getters=getters, metrics=metrics, packages=["fpext"],
+                             helpers_dir=self.package / "helpers")
 
 
 def make_task(root: Path, task_id: str, metric: str, snapshot: str = "desktop", solution: str = "DONE\n") -> Task:
@@ -255,14 +257,16 @@ import types
 
 import pytest
 
-from pytest_spider2v.scoring import Evaluation
+from pytest_spider2v.plugin.keys import TASK
+from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.validate.checks import CHECK
 
 
 class FakeRun:
     """Scores each check from the task folder's scores.json (default: what the check expects)."""
 
     def __init__(self, item):
-        self.task, self.check = item.task, item.check
+        self.task, self.check = item.stash[TASK], item.stash[CHECK]
 
     def skip_if_unavailable(self):
         pass
@@ -284,7 +288,7 @@ class FakeRun:
 
 @pytest.fixture
 def spider2v_run(request, monkeypatch):
-    monkeypatch.setattr("pytest_spider2v.validation._settled_tree", lambda env: "the same tree")
+    monkeypatch.setattr("pytest_spider2v.validate.checks._settled_tree", lambda env: "the same tree")
     return FakeRun(request.node)
 '''
 

@@ -18,14 +18,14 @@ import httpx
 import pytest
 from _pytest.outcomes import Skipped
 
-from pytest_spider2v.agent import AgentSettings, Observation
 from pytest_spider2v.agents.human import HumanAgent, Terminal, make_human, parse_verdict, worker_port
 from pytest_spider2v.agents.human_page import PersonPage, Verdict
-from pytest_spider2v.environment import EnvironmentFault
-from pytest_spider2v.records import TaskRecord
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task, TaskSpec
-from pytest_spider2v.taskrun import RunSettings, TaskRun
+from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.run.agent import AgentSettings, Observation
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.shared import REPO
 
 SCREEN = Observation(b"png")
@@ -150,21 +150,18 @@ def test_verdicts_typed_in_the_terminal(line: str, verdict: Verdict | None) -> N
     assert parse_verdict(line) == verdict
 
 
-def test_options_are_checked_and_each_worker_gets_its_own_port(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_options_are_checked_and_each_worker_gets_its_own_port() -> None:
     with pytest.raises(ValueError, match="unknown agent option.*colour.*known: port, every, terminal"):
         make_human(AgentSettings("human", options={"colour": "red"}))
     with pytest.raises(ValueError, match="'every' must be a positive"):
         make_human(AgentSettings("human", options={"every": "0"}))
-    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)  # this test's own run may be a worker
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         with pytest.raises(ValueError, match="cannot listen on 127.0.0.1:.*choose another --agent-option port=N"):
             make_human(AgentSettings("human", options={"port": str(taken.getsockname()[1])}))
-    monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
-    assert worker_port(8700) == 8703 and worker_port(0) == 0
-    monkeypatch.delenv("PYTEST_XDIST_WORKER")
-    assert worker_port(8700) == 8700
+    assert worker_port(8700, "gw3") == 8703 and worker_port(0, "gw3") == 0
+    assert worker_port(8700, None) == 8700
 
 
 # -- a whole run ------------------------------------------------------------------------------

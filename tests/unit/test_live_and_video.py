@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.agent import Observation, Turn
-from pytest_spider2v.records import TaskRecord
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task, load_task_file
-from pytest_spider2v.taskrun import RunSettings, TaskRun
+from pytest_spider2v.run.agent import Agent, Observation, Turn
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.tasks.loading import load_task_file
+from pytest_spider2v.tasks.model import Task
 from tests.support.screen_env import PLACEHOLDER_MP4, ScreenProvider
 from tests.support.shared import REPO
 
@@ -118,7 +119,7 @@ def test_a_recording_that_cannot_start_leaves_the_outcome_alone_and_says_why(
     assert "could not start recording" in (project / "report.html").read_text()
 
 
-class InterruptedAgent:
+class InterruptedAgent(Agent):
     """Acts once, then the person at the keyboard presses Ctrl-C."""
 
     needs_accessibility_tree = False

@@ -15,11 +15,11 @@ import openai
 import pytest
 from PIL import Image, ImageDraw
 
-from pytest_spider2v.agent import AgentSettings, Observation, agent_factory
-from pytest_spider2v.agents.llm import LLMAgent, make_anthropic_agent, make_openai_agent
-from pytest_spider2v.agents.options import pytest_spider2v_agent_options as llm_settings
+from pytest_spider2v.agents.llm.agent import LLMAgent, make_anthropic_agent, make_openai_agent
+from pytest_spider2v.agents.llm.options import pytest_spider2v_agent_options as llm_settings
 from pytest_spider2v.registry import Unavailable
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.llm_server import LLMServer, Reply
 
 KEY = "sk-test-never-written-anywhere"

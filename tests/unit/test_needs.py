@@ -14,10 +14,13 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v import needs
-from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_manifest, load_snapshots
+from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.snapshots import load_manifest, load_snapshots
 from pytest_spider2v.registry import load_extensions
-from pytest_spider2v.task import Task, load_tasks, unavailable_reasons
+from pytest_spider2v.tasks.availability import unavailable_reasons
+from pytest_spider2v.tasks.loading import load_tasks
+from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.tasks.needs import analysis as needs
 from tests.support.shared import require, sample
 
 REPO = Path(__file__).resolve().parents[2]
@@ -430,7 +433,7 @@ def test_manifest_mistakes_are_named(tmp_path: Path, family: dict[str, Any], mes
 
 def test_project_manifest_declares_every_recipe() -> None:
     manifest = load_manifest()
-    recipes = {p.parent.name for p in ENVIRONMENTS_DIR.glob("*/Dockerfile")}
+    recipes = {p.parent.name for p in RECIPES_DIR.glob("*/Dockerfile")}
     assert recipes == set(manifest.families)
     assert {s.recipe for s in load_snapshots().values()} <= set(manifest.families)
     for family in manifest.families.values():

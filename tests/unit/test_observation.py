@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_spider2v.agents.observation import HEADER, Node, count_tokens, linearize, prune, truncate
+from pytest_spider2v.agents.llm.observation import HEADER, Node, count_tokens, linearize, prune, truncate
 
 #: Shaped like the guest's ``/accessibility`` output for a LibreOffice Calc window on GNOME:
 #: lxml-serialised, the AT-SPI namespaces declared on the root, states as ``st:*="true"``.

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_spider2v.actions import ActionError
-from pytest_spider2v.agents.parsing import parse_computer13, parse_pyautogui
+from pytest_spider2v.agents.llm.parsing import parse_computer13, parse_pyautogui
+from pytest_spider2v.run.actions import ActionError
 
 
 @pytest.mark.parametrize("word", ["WAIT", "DONE", "FAIL"])

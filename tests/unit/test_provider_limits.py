@@ -8,11 +8,14 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pytest_spider2v.environment import EnvironmentFault
-from pytest_spider2v.environments import ENVIRONMENTS_DIR, load_snapshots
-from pytest_spider2v.providers.cgroups import ContainerCgroups, LimitHits
-from pytest_spider2v.providers.guard import DockerEnvironment, breach_message
-from pytest_spider2v.providers.limits import Limits, format_memory, parse_memory, snapshot_limits
+from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.environments.limits import Limits, format_memory, parse_memory, snapshot_limits
+from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.snapshots import load_snapshots
+from pytest_spider2v.providers.docker.cgroups import ContainerCgroups, LimitHits
+from pytest_spider2v.providers.docker.environment import DockerEnvironment
+from pytest_spider2v.providers.docker.guard import breach_message
+from pytest_spider2v.providers.docker.provider import docker_limits
 
 GIB, MIB = 2**30, 2**20
 
@@ -54,7 +57,7 @@ def test_options_override_the_table_field_by_field() -> None:
 def test_zero_lifts_a_limit_rather_than_leaving_it_to_the_table() -> None:
     limits = Limits.from_options(memory=0, cpus=0, pids=0).over(Limits(3 * GIB, 2.0, 2048))
     assert limits == Limits(0, 0.0, 0)
-    assert limits.docker_options(host_cpus=8) == {}
+    assert docker_limits(limits, host_cpus=8) == {}
 
 
 def test_negative_cpus_or_pids_are_errors() -> None:
@@ -65,10 +68,10 @@ def test_negative_cpus_or_pids_are_errors() -> None:
 
 
 def test_docker_options_leave_no_swap_and_cap_cpus_at_the_hosts() -> None:
-    options = Limits(memory=512 * MIB, cpus=4.0, pids=256).docker_options(host_cpus=2)
+    options = docker_limits(Limits(memory=512 * MIB, cpus=4.0, pids=256), host_cpus=2)
     assert options == {"mem_limit": 512 * MIB, "memswap_limit": 512 * MIB, "nano_cpus": 2_000_000_000,
                        "pids_limit": 256}
-    assert Limits(cpus=1.5).docker_options(host_cpus=2) == {"nano_cpus": 1_500_000_000}
+    assert docker_limits(Limits(cpus=1.5), host_cpus=2) == {"nano_cpus": 1_500_000_000}
 
 
 # -- the snapshot table -------------------------------------------------------------------------------
@@ -100,7 +103,7 @@ def test_a_bad_limits_block_names_the_snapshot(tmp_path: Path, block: str, error
 
 
 def test_every_shipped_snapshot_has_all_three_limits() -> None:
-    limits = snapshot_limits(ENVIRONMENTS_DIR / "snapshots.yaml")
+    limits = snapshot_limits(RECIPES_DIR / "snapshots.yaml")
     assert set(limits) == set(load_snapshots())
     for name, snapshot_limit in limits.items():
         assert snapshot_limit.memory and snapshot_limit.cpus and snapshot_limit.pids, name

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.environments import BASE_PORTS, load_snapshots
-from pytest_spider2v.providers import owner_alive, owner_token
+from pytest_spider2v.environments.provider import owner_alive, owner_token
+from pytest_spider2v.environments.snapshots import BASE_PORTS, load_snapshots
 
 
 def test_owner_token_tells_a_live_process_from_a_dead_one() -> None:

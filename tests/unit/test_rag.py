@@ -1,4 +1,4 @@
-"""Local lexical retrieval of documentation for the prompt (pytest_spider2v.agents.rag)."""
+"""Local lexical retrieval of documentation for the prompt (pytest_spider2v.agents.llm.rag)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.agents.rag import DocIndex, format_context, precomputed_context, split_chunks
+from pytest_spider2v.agents.llm.rag import DocIndex, format_context, precomputed_context, split_chunks
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_spider2v.records import TaskRecord, TaskResult, read_result, recorded_outcome, task_dir
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.records import TaskRecord, TaskResult, read_result, recorded_outcome, task_dir
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 SPEC = TaskSpec.model_validate({
     "id": "sum sales/2", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc", "terminal"],

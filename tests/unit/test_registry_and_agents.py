@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.agent import Observation, action_kind, agent_factory
 from pytest_spider2v.agents.oracle import OracleAgent, solution_actions
 from pytest_spider2v.registry import Registry, Unavailable, UnknownName, check_parameters
+from pytest_spider2v.run.agent import Observation, action_kind, agent_factory
 
 
 def test_declared_names_are_known_but_unavailable_with_the_reason() -> None:

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.agent import AgentSettings, Observation, RecordedOutcome, run_read_by
 from pytest_spider2v.agents import replay
 from pytest_spider2v.agents.replay import ReplayAgent, make_replay, recorded_turns
-from pytest_spider2v.records import TaskRecord, record_path
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.reports.summary import format_summary, summarize, task_properties
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.agent import AgentSettings, Observation, RecordedOutcome, run_read_by
+from pytest_spider2v.run.records import TaskRecord, record_path
+from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.dabench import make_checkout
 from tests.support.shared import REPO
 

@@ -12,8 +12,9 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from pytest_spider2v.reports.html import public_settings, render_task
+from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.summary import format_summary, summarize, task_properties, usage_totals
+from pytest_spider2v.run.records import public_settings
 
 SECRET = "sk-very-secret-value"
 
@@ -113,9 +114,10 @@ def test_outcome_evaluation_errors_timings_and_usage_are_shown(record_dir) -> No
 def test_secret_looking_settings_never_appear(record_dir) -> None:
     result, directory = record_dir
     html = render_task(result, directory)
-    assert SECRET not in html and "api_key" not in html and "openai_token" not in html
+    assert SECRET not in html
+    assert "&quot;api_key&quot;: &quot;***&quot;" in html and "&quot;openai_token&quot;: &quot;***&quot;" in html
     assert "max_steps" in html and "gpt-x" in html
-    assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"b": 2}]}
+    assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"Password": "***", "b": 2}]}
 
 
 def _props(nodeid: str, apps: list[str], category: str, difficulty: str, status: str, score: float | None,
@@ -187,8 +189,8 @@ def test_usage_prefers_record_totals_over_step_sums() -> None:
 CONFTEST = '''
 import pytest
 from PIL import Image
-from pytest_spider2v.records import TaskRecord, TaskResult
-from pytest_spider2v.stash import RECORD, RUN_DIR
+from pytest_spider2v.run.records import TaskRecord, TaskResult
+from pytest_spider2v.plugin.keys import RECORD, RUN_DIR
 
 
 @pytest.hookimpl(trylast=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v import validation
+from pytest_spider2v.validate import checks as validation
 
 EMPTY = '<desktop-frame name="main">\n</desktop-frame>'
 WITH_CALC = '<desktop-frame name="main">\n<application name="soffice"/>\n</desktop-frame>'

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import getters, metrics
-from pytest_spider2v.scoring import evaluate
-from pytest_spider2v.task import Task, TaskSpec
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.evaluation import evaluate
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 calls: list[tuple[Any, ...]] = []
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.environment import ExecResult
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import SETTABLE_CLOCK, sets_clock, vm_script_output
 from tests.support.shared import require, sample
 

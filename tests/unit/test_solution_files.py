@@ -12,11 +12,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from pytest_spider2v.agent import Observation
 from pytest_spider2v.agents import solution_helpers
 from pytest_spider2v.agents.oracle import Cell, OracleAgent, SolutionError, solution_actions, solution_cells
 from pytest_spider2v.agents.solution_helpers import helper_sources, imported_helpers, with_helpers
-from pytest_spider2v.environment import PYAUTOGUI_PREFIX
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
+from pytest_spider2v.run.agent import Observation
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 SOLUTION_FILES = sorted(TASKS.glob("*/*/*solution.py"))

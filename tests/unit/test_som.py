@@ -7,9 +7,9 @@ import io
 import pytest
 from PIL import Image, ImageDraw
 
-from pytest_spider2v.actions import ActionError
-from pytest_spider2v.agents.observation import Node
-from pytest_spider2v.agents.som import draw_marks, resolve_indices, scale_png
+from pytest_spider2v.agents.llm.observation import Node
+from pytest_spider2v.agents.llm.som import draw_marks, resolve_indices, scale_png
+from pytest_spider2v.run.actions import ActionError
 
 RED = (255, 0, 0)
 

@@ -17,7 +17,7 @@ import pytest_spider2v.getters.web
 import pytest_spider2v.steps.builtin
 import pytest_spider2v.steps.chrome
 import pytest_spider2v.steps.declared
-from pytest_spider2v.environment import ExecResult
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import with_time_suffix
 from pytest_spider2v.registry import check_parameters, getters, setup_steps
 from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met

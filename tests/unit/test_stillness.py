@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 import pytest
 from PIL import Image, ImageDraw
 
-from pytest_spider2v.guest import stillness
-from pytest_spider2v.guest.stillness import TOLERANCE, changed_fraction, wait_until_still
+from pytest_spider2v.guest.server import stillness
+from pytest_spider2v.guest.server.stillness import TOLERANCE, changed_fraction, wait_until_still
 
 
 def frame(draw: Callable[[ImageDraw.ImageDraw], None] | None = None, size=(1920, 1080)) -> Image.Image:

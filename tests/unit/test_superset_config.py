@@ -9,9 +9,9 @@ from types import ModuleType, SimpleNamespace
 
 import pytest
 
-from pytest_spider2v.environments import ENVIRONMENTS_DIR
+from pytest_spider2v.environments.locations import RECIPES_DIR
 
-CONFIG = ENVIRONMENTS_DIR / "superset" / "superset_config.py"
+CONFIG = RECIPES_DIR / "superset" / "superset_config.py"
 
 
 @pytest.fixture

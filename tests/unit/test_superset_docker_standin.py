@@ -10,9 +10,9 @@ from types import ModuleType
 
 import pytest
 
-from pytest_spider2v.environments import ENVIRONMENTS_DIR
+from pytest_spider2v.environments.locations import RECIPES_DIR
 
-STANDIN = ENVIRONMENTS_DIR / "superset" / "docker_standin.py"
+STANDIN = RECIPES_DIR / "superset" / "docker_standin.py"
 
 
 def load_standin(monkeypatch: pytest.MonkeyPatch) -> ModuleType:

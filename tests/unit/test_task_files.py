@@ -24,10 +24,11 @@ import pytest
 
 from pytest_spider2v.agents.oracle import solution_cells
 from pytest_spider2v.agents.solution_helpers import with_helpers
-from pytest_spider2v.environment import PYAUTOGUI_PREFIX
-from pytest_spider2v.environments import load_snapshots
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
+from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.registry import load_extensions
-from pytest_spider2v.task import CATEGORIES, INTERFACES, VARIANTS, TaskSpec, load_tasks
+from pytest_spider2v.tasks.loading import load_tasks
+from pytest_spider2v.tasks.model import CATEGORIES, INTERFACES, VARIANTS, TaskSpec
 
 TASKS = Path(__file__).resolve().parents[2] / "tasks"
 TASK_FILES = sorted(TASKS.glob("*/*/task.json"))

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from _pytest.outcomes import Skipped
 
-from pytest_spider2v import taskrun
-from pytest_spider2v.agent import Observation, Turn
-from pytest_spider2v.environment import EnvironmentFault, ExecResult
-from pytest_spider2v.records import TaskRecord
-from pytest_spider2v.runner import EpisodeSettings
-from pytest_spider2v.task import Task, TaskSpec
-from pytest_spider2v.taskrun import RunSettings, TaskRun
+from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
+from pytest_spider2v.run import lifecycle as taskrun
+from pytest_spider2v.run.agent import Agent, Observation, Turn
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.tasks.model import Task, TaskSpec
 
 
 def task(expected: str = "x", config: list | None = None) -> Task:
@@ -66,7 +66,7 @@ class FakeProvider:
         self.released.append(env)
 
 
-class OneActionAgent:
+class OneActionAgent(Agent):
     needs_accessibility_tree = False
 
     def __init__(self) -> None:

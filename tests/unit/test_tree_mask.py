@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_spider2v.tree_mask import mask_clocks
+from pytest_spider2v.validate.tree_mask import mask_clocks
 
 NS = ('xmlns:st="uri:deskat:state.at-spi.gnome.org" xmlns:cp="uri:deskat:component.at-spi.gnome.org"')
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.selection import PROPERTY
-from pytest_spider2v.validation import SET_UP
-from pytest_spider2v.validation_summary import ValidationSummary
+from pytest_spider2v.validate.checks import SET_UP
+from pytest_spider2v.validate.selection import PROPERTY
+from pytest_spider2v.validate.summary import ValidationSummary
 
 
 def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False) -> pytest.TestReport:

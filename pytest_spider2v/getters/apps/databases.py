@@ -15,9 +15,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from pytest_spider2v.context import TaskContext
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
+from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.steps.builtin import SCRIPT_TIMEOUT, log_failure
 
 logger = logging.getLogger(__name__)

@@ -18,8 +18,8 @@ import json
 import logging
 from typing import Any
 
-from pytest_spider2v.context import TaskContext
 from pytest_spider2v.registry import getters
+from pytest_spider2v.run.context import TaskContext
 
 logger = logging.getLogger(__name__)
 

@@ -27,12 +27,11 @@ import time
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-from pytest_spider2v.context import TaskContext
-from pytest_spider2v.environment import EnvironmentFault
+from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
-
-from ..builtin import StepError, after_launch
-from ..chrome import browser_command, open_tabs, wait_for_devtools
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.steps.builtin import StepError, after_launch
+from pytest_spider2v.steps.chrome import browser_command, open_tabs, wait_for_devtools
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

@@ -1,0 +1,71 @@
+"""``spider2v-build [NAME ...]``: build the environment images (all, or the named recipes or
+snapshots with the recipes they are built on), reusing an image whose build context is unchanged,
+and write each image's build time and size to a JSON file.
+
+The building itself is :mod:`pytest_spider2v.environments.build`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import docker
+from docker.errors import APIError, DockerException
+
+from pytest_spider2v.environments.build import (
+    DEFAULT_MIRROR,
+    BuildError,
+    build_all,
+    ensure_base,
+    resolve_recipes,
+    write_figures,
+)
+from pytest_spider2v.environments.locations import RECIPES_DIR
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="spider2v-build", description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="recipes or snapshot names (default: all)")
+    parser.add_argument("--environments", type=Path, default=RECIPES_DIR, help="recipes folder")
+    parser.add_argument("--figures", type=Path, default=Path("results/build-figures.json"),
+                        help="JSON file for build time and size per image")
+    parser.add_argument("--force", action="store_true", help="rebuild even when the context is unchanged")
+    parser.add_argument("--no-cache", action="store_true", help="rebuild every layer (for cold build figures)")
+    parser.add_argument("--mirror", default=DEFAULT_MIRROR, help="Debian mirror for debootstrap")
+    parser.add_argument("--jobs", type=int, default=2, help="recipes built at once (siblings over one parent)")
+    args = parser.parse_args(argv)
+
+    try:
+        client = docker.from_env(timeout=3600)
+        client.ping()
+    except DockerException as exc:
+        print(f"spider2v-build: cannot reach Docker: {exc}", file=sys.stderr)
+        return 2
+    figures: dict[str, Any] = {}
+    try:
+        recipes = resolve_recipes(args.names, args.environments)
+        started = time.monotonic()
+        base = ensure_base(client, args.mirror)
+        base_image = client.images.get(base)
+        figures[base] = {"image": base, "image_id": base_image.id, "seconds": round(time.monotonic() - started, 1),
+                         "size_bytes": int(base_image.attrs["Size"])}
+        figures.update(build_all(client, recipes, base, args.environments, jobs=args.jobs, force=args.force,
+                                          no_cache=args.no_cache))
+        figures["last_run"] = {"recipes": recipes, "jobs": args.jobs, "seconds": round(time.monotonic() - started, 1),
+                               "rebuilt": [r for r in recipes if not figures[r]["reused"]]}
+    except (BuildError, APIError, subprocess.CalledProcessError) as exc:
+        print(f"spider2v-build: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if figures:
+            write_figures(args.figures, figures)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,66 @@
+"""Providers: where restored desktops come from.
+
+A provider turns a task's ``snapshot`` name into a running, pristine :class:`Environment` and
+takes it back afterwards. Providers are looked up by name in the ``providers`` registry; each is
+registered as ``factory(owner: str, worker: str, **options) -> Provider``.
+
+``owner`` identifies the pytest controller process that a provider's resources belong to, as
+``"<pid>:<start time>"``: the start time makes the token unique even when a pid is reused, so
+:meth:`Provider.cleanup_stale` can tell the leftovers of a crashed run (owner dead) from the
+environments of parallel workers of a live run, which it must never touch.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from pytest_spider2v.environments.base import Environment
+
+
+@runtime_checkable
+class Provider(Protocol):
+    def acquire(self, snapshot: str) -> Environment:
+        """A new environment restored to ``snapshot``, ready (``/health`` answered)."""
+
+    def release(self, env: Environment) -> None:
+        """Discard an environment; nothing of it is reused."""
+
+    def close(self) -> None:
+        """Discard everything this provider created."""
+
+    def cleanup_stale(self) -> int:
+        """Discard resources left by owners that are no longer running; returns how many."""
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of ``/proc/<pid>/stat`` (clock ticks since boot), or None if no such process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) is in parentheses and may contain spaces or ')'.
+    fields = stat[stat.rindex(")") + 2:].split()
+    return fields[19]
+
+
+def owner_token(pid: int | None = None) -> str:
+    """``"<pid>:<start time>"`` of a process (default: this one)."""
+    pid = os.getpid() if pid is None else pid
+    start = _start_time(pid)
+    if start is None:
+        raise ProcessLookupError(f"no process {pid}")
+    return f"{pid}:{start}"
+
+
+def owner_alive(token: str) -> bool:
+    """False only when the process named by an :func:`owner_token` is known to be gone.
+
+    A token that is not ``"<pid>:<start time>"`` cannot be judged, so it counts as alive:
+    cleaning up must never remove what might belong to a running owner.
+    """
+    pid, _, start = token.partition(":")
+    if not pid.isdigit() or not start.isdigit():
+        return True
+    return _start_time(int(pid)) == start

@@ -1,0 +1,172 @@
+"""Collection: task files become test items, one per task (per variant of a project task), with
+markers from the task. Nothing here knows a particular layout's tasks beyond what
+:mod:`pytest_spider2v.tasks` reads, nor any agent, app or metric.
+
+An entry of a task file that cannot be used becomes an item of its own that errors with the
+problem (file, task, field) when it runs: the file's other tasks and the rest of the session run
+as usual, and pytest's collection errors keep their meaning for everything else.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v import registry
+from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, RUN_DIR, TASK
+from pytest_spider2v.run.agent import agent_factory, run_read_by
+from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.tasks.formats import is_format_data
+from pytest_spider2v.tasks.layouts import in_spider2v_checkout
+from pytest_spider2v.tasks.loading import is_task_file, load_task_file
+from pytest_spider2v.tasks.model import Task, TaskFormatError
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Files beside a Spider2-V task file are the task's data (DAGs, notebooks, a dagster
+    ``test_*.py`` its scripts run), never test modules of this session; so is whatever a task
+    format calls data of its checkouts (an InfiAgent checkout's own scripts and tests)."""
+    if not collection_path.is_file() or is_task_file(collection_path):
+        return None
+    if in_spider2v_checkout(collection_path) or is_format_data(collection_path):
+        return True
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if is_task_file(file_path):
+        return TaskFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Fail fast, once, on a bad ``--agent`` instead of erroring every task (items that name
+    their own agent, as ``--validate`` checks do, need none)."""
+    if config.option.collectonly or not any(TASK in i.stash and AGENT not in i.stash for i in items):
+        return
+    agent = config.getoption("spider2v_agent")
+    if not agent:
+        raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registry.agents)})")
+    try:
+        agent_factory(agent)
+        registry.providers.get(config.getoption("spider2v_provider"))
+        read = run_read_by(agent)
+    except LookupError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    if read is not None and read.resolve() == config.stash[RUN_DIR].resolve():
+        raise pytest.UsageError(f"--agent {agent} reads the records of {read}, which this run would overwrite: "
+                                "give the run another --run-name or --results-dir")
+
+
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """Say at once which task entries cannot be used (also under ``--collect-only``)."""
+    bad = [item for item in items if isinstance(item, BadTask)]
+    if not bad:
+        return []
+    return [f"spider2v: {len(bad)} task entr{'y' if len(bad) == 1 else 'ies'} cannot be used (each errors when run):",
+            *(f"  {item.nodeid}: {item.error}" for item in bad)]
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """``--collect-only`` runs nothing, so an unusable task entry fails it here: a check of the
+    task files in CI must not pass over one."""
+    if session.config.option.collectonly and session.exitstatus == pytest.ExitCode.OK \
+            and any(isinstance(item, BadTask) for item in session.items):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+class TaskFile(pytest.Module):
+    """A task file; collects one item per runnable variant (per task, for a file of many).
+
+    A Module subclass (with a synthetic module object) so that items are ordinary
+    :class:`pytest.Function` items: fixtures, ``-k``, ``-m``, ``--lf``, xdist and reports all
+    treat them like any test.
+    """
+
+    def _getobj(self) -> Any:
+        return types.ModuleType(self.path.stem)
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        entries = load_task_file(self.path)
+        tasks = [entry for entry in entries if isinstance(entry, Task)]
+        errors = [entry for entry in entries if isinstance(entry, TaskFormatError)]
+        made = self.ihook.pytest_spider2v_make_items(collector=self, tasks=tasks) if tasks else []
+        items: list[pytest.Item | pytest.Collector] = list(made if made is not None else
+                                                          [TaskItem.of_task(self, task) for task in tasks])
+        return items + [BadTask.from_parent(self, name=_error_name(error, self.path), error=error) for error in errors]
+
+
+def run_task(spider2v_outcome: Evaluation) -> None:
+    """The body of every task item: the score decides the outcome."""
+    if spider2v_outcome.score < 1:
+        pytest.fail(f"score {spider2v_outcome.score:g}: {spider2v_outcome.detail}", pytrace=False)
+
+
+class TaskItem(pytest.Function):
+    """One task (variant) as a test; its :class:`Task` is ``item.stash[TASK]``."""
+
+    @classmethod
+    def of_task(cls, parent: TaskFile, task: Task) -> TaskItem:
+        name = f"{task.id}[{task.variant}]" if task.layout == "project" else task.id
+        return cls.make(parent, name, task, run_task)
+
+    @classmethod
+    def make(cls, parent: TaskFile, name: str, task: Task, body: Callable[..., None], *,
+             agent: str | None = None, record_suffix: str | None = None) -> TaskItem:
+        """An item named ``name`` whose body is ``body`` (its arguments are fixtures); ``agent``
+        replaces ``--agent`` for it, ``record_suffix`` keeps its record apart from its task's others."""
+        item = cls.from_parent(parent, name=name, callobj=body)
+        item.stash[TASK] = task
+        if agent is not None:
+            item.stash[AGENT] = agent
+        if record_suffix is not None:
+            item.stash[RECORD_SUFFIX] = record_suffix
+        for marker in task.markers:
+            ensure_marker(item.config, marker, "related app" if marker in task.spec.related_apps else "task marker")
+            item.add_marker(marker)
+        return item
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, self.stash[TASK].key
+
+
+class BadTask(pytest.Item):
+    """An entry of a task file that cannot be used: it errors when run, with the problem."""
+
+    def __init__(self, *, error: TaskFormatError, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error = error
+
+    def setup(self) -> None:
+        raise self.error  # in setup, so pytest reports an error: the task was never run, nor scored
+
+    def runtest(self) -> None:
+        """Never reached: :meth:`setup` raises."""
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if isinstance(excinfo.value, TaskFormatError):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo, style=style))
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, self.name
+
+
+def _error_name(error: TaskFormatError, path: Path) -> str:
+    """``line-12`` for a line of the collected file, ``da-dev-labels-line-3`` for one of a file it
+    reads beside it, else the task's id (``task-file`` when the file names none)."""
+    if error.line is None:
+        return f"task-{error.task_id}" if error.task_id else "task-file"
+    return f"line-{error.line}" if error.path == path else f"{error.path.stem}-line-{error.line}"
+
+
+def ensure_marker(config: pytest.Config, name: str, description: str) -> None:
+    """Register ``name`` as a marker unless it is one already (``--strict-markers`` passes)."""
+    if not any(line.split(":")[0].strip() == name for line in config.getini("markers")):
+        config.addinivalue_line("markers", f"{name}: {description}")
+

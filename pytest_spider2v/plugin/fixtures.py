@@ -1,0 +1,105 @@
+"""The plugin's fixtures, in the order data flows:
+
+``spider2v_provider`` (one per worker) -> ``spider2v_record`` -> ``spider2v_run`` (a
+:class:`~pytest_spider2v.run.lifecycle.TaskRun`: environment, agent, episode, evaluation) ->
+``spider2v_outcome`` (the evaluation). A task item's body only asserts on the outcome, so
+environment and setup faults surface as pytest *errors* and only the agent's score decides pass
+or fail.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.plugin import options, workers
+from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, RUN_DIR, TASK
+from pytest_spider2v.plugin.terminal import announcer
+from pytest_spider2v.registry import providers
+from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
+from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
+from pytest_spider2v.tasks.model import Task
+
+
+def agent_name(item: pytest.Item) -> str:
+    """``--agent``, unless the item names its own agent (a ``--validate`` check)."""
+    return item.stash.get(AGENT, None) or item.config.getoption("spider2v_agent")
+
+
+@pytest.fixture(scope="session")
+def spider2v_provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
+    """This worker's environment provider; removes a crashed run's leftovers first."""
+    config = request.config
+    provider = providers.get(config.getoption("spider2v_provider"))(
+        owner=workers.owner(config), worker=workers.worker_id(config) or "main", **options.provider_options(config))
+    provider.cleanup_stale()
+    try:
+        yield provider
+    finally:
+        provider.close()
+
+
+@pytest.fixture
+def spider2v_task(request: pytest.FixtureRequest) -> Task:
+    if TASK not in request.node.stash:
+        raise pytest.UsageError(f"{request.node.nodeid} is not a task item")
+    return request.node.stash[TASK]
+
+
+@pytest.fixture
+def spider2v_settings_dir(request: pytest.FixtureRequest) -> Path | None:
+    return options.settings_dir(request.config)
+
+
+@pytest.fixture
+def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> TaskRecord:
+    """The task's record; a finished one is kept (not restarted) when ``--resume`` applies."""
+    config, item = request.config, request.node
+    agent = agent_name(item)
+    directory = task_dir(config.stash[RUN_DIR].parent, config.stash[RUN_DIR].name, spider2v_task)
+    if RECORD_SUFFIX in item.stash:
+        directory = directory.with_name(f"{directory.name}-{item.stash[RECORD_SUFFIX]}")
+    previous = recorded_outcome(read_result(directory), agent) if config.getoption("spider2v_resume") else None
+    if previous is not None:
+        record = TaskRecord(directory, previous)
+    else:
+        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, options.recorded_settings(config))
+    item.stash[RECORD] = record
+    return record
+
+
+@pytest.fixture
+def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_record: TaskRecord,
+                 spider2v_settings_dir: Path | None) -> Iterator[TaskRun]:
+    """The task's run. Its environment and agent are made on first use, so a task that cannot
+    run here is skipped before either exists; the environment is released afterwards."""
+    config = request.config
+    name = agent_name(request.node)
+
+    def make_agent() -> Agent:
+        settings = AgentSettings(name=name, max_steps=config.getoption("spider2v_max_steps"),
+                                 options=options.agent_options(config), worker=workers.worker_id(config))
+        agent: Agent = agent_factory(name)(settings)
+        return agent
+
+    def provider() -> Provider:  # the session's provider, started only when a task needs one
+        value: Provider = request.getfixturevalue("spider2v_provider")
+        return value
+
+    run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, options.run_settings(config),
+                  spider2v_settings_dir, announce=announcer(config))
+    try:
+        yield run
+    finally:
+        run.close()
+
+
+@pytest.fixture
+def spider2v_outcome(spider2v_run: TaskRun) -> Evaluation:
+    """The episode and the evaluation: the score and its explanation."""
+    return spider2v_run.outcome()

@@ -1,0 +1,31 @@
+"""The plugin's own hooks, for extensions that are pytest plugins (registered through
+``pytest_addhooks``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pytest
+
+if TYPE_CHECKING:
+    from pytest_spider2v.plugin.collection import TaskFile
+    from pytest_spider2v.tasks.model import Task
+
+
+def pytest_spider2v_agent_options(config: pytest.Config) -> dict[str, str]:
+    """Agent options an extension derives from its own command-line flags.
+
+    Every implementation's dict is merged into ``AgentSettings.options`` (after the
+    ``--agent-option`` values, which therefore can be overridden by first-class flags). This
+    lets an agent family offer flags such as ``--temperature`` without the core knowing them.
+    """
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[pytest.Item] | None:
+    """The test items of the tasks of one task file, instead of one item per task.
+
+    The first answer that is not None wins. ``--validate`` answers with its checks' items, each
+    a :class:`~pytest_spider2v.plugin.collection.TaskItem` whose stash names the agent it runs
+    (:data:`~pytest_spider2v.plugin.keys.AGENT`) and its record folder's suffix.
+    """

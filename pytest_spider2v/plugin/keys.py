@@ -1,0 +1,25 @@
+"""Stash keys: what the plugin keeps on pytest's objects, typed, so no module reaches into an
+item by attribute name. Extensions that read a task item's task or record (reports, ``--validate``)
+read it here.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.tasks.model import Task
+
+#: the task of a task item
+TASK = pytest.StashKey[Task]()
+#: the agent a task item runs instead of ``--agent`` (a ``--validate`` check names its own)
+AGENT = pytest.StashKey[str]()
+#: appended to a task item's record folder name, so items of one task keep separate records
+#: (``--validate``: one record per check)
+RECORD_SUFFIX = pytest.StashKey[str]()
+#: the record of a task item, once the ``spider2v_record`` fixture has started it
+RECORD = pytest.StashKey[TaskRecord]()
+#: the run folder ``<results dir>/<run>`` on the config
+RUN_DIR = pytest.StashKey[Path]()
+#: the controller's owner token on the config (:mod:`.workers`)
+OWNER = pytest.StashKey[str]()

@@ -1,0 +1,119 @@
+"""The plugin's command-line options, and the settings a run reads from them.
+
+``--validate`` and its companions are added by :mod:`pytest_spider2v.validate.plugin`, the
+model-driven agents' flags by :mod:`pytest_spider2v.agents.llm.options`: each extension adds its
+own.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.environments.limits import parse_memory
+from pytest_spider2v.run.records import public_settings, slug
+from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+
+
+def add_options(parser: pytest.Parser) -> None:
+    group = parser.getgroup("spider2v", "Spider2-V benchmark")
+    group.addoption("--agent", dest="spider2v_agent", metavar="NAME",
+                    help="agent that runs the tasks (e.g. oracle, noop); required to run tasks")
+    group.addoption("--agent-option", dest="spider2v_agent_options", action="append", default=[],
+                    metavar="KEY=VALUE", help="option passed to the agent (repeatable)")
+    group.addoption("--provider", dest="spider2v_provider", default="docker", metavar="NAME",
+                    help="environment provider (default: docker)")
+    group.addoption("--max-steps", dest="spider2v_max_steps", type=int, default=15, metavar="N",
+                    help="agent turns per task (default: 15, as the paper)")
+    group.addoption("--task-timeout", dest="spider2v_task_timeout", type=float, default=1800.0, metavar="S",
+                    help="seconds an episode may take (default: 1800, as the paper)")
+    group.addoption("--sleep-after-action", dest="spider2v_sleep_after_action", type=float, default=0.5,
+                    metavar="S", help="pause after each action before observing (default: 0.5)")
+    group.addoption("--results-dir", dest="spider2v_results_dir", default="results", metavar="DIR",
+                    help="where per-task records are written (default: ./results)")
+    group.addoption("--run-name", dest="spider2v_run_name", metavar="NAME",
+                    help="name of this run's folder under --results-dir (default: the agent's name)")
+    group.addoption("--resume", dest="spider2v_resume", action="store_true",
+                    help="reuse finished records of this run instead of running those tasks again")
+    group.addoption("--retries", dest="spider2v_retries", type=int, default=0, metavar="N",
+                    help="start a task over on a fresh environment, up to N times, when its environment or "
+                         "setup fails (never after a score); every attempt stays in the record (default: 0)")
+    group.addoption("--live", dest="spider2v_live", action="store_true",
+                    help="serve every task's desktop to a browser while it runs (view-only); the URL is printed "
+                         "when the task starts and kept in its record")
+    group.addoption("--record-video", dest="spider2v_record_video", action="store_true",
+                    help="record each episode, from the first observation to the end of the evaluation, as "
+                         "episode.mp4 in the task's record (shown in the HTML report)")
+    group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
+                    default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
+                    help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
+    group.addoption("--env-memory", dest="spider2v_env_memory", type=parse_memory, metavar="SIZE",
+                    help="memory limit of every environment, e.g. 4g or 512m; 0 for none "
+                         "(default: per snapshot, in snapshots.yaml)")
+    group.addoption("--env-cpus", dest="spider2v_env_cpus", type=float, metavar="N",
+                    help="CPUs each environment may use, e.g. 1.5; 0 for no limit (default: per snapshot)")
+    group.addoption("--env-pids", dest="spider2v_env_pids", type=int, metavar="N",
+                    help="processes each environment may run; 0 for no limit (default: per snapshot)")
+    group.addoption("--isolate-network", dest="spider2v_isolate_network", action="store_true",
+                    help="cut environments off from every network; only the harness reaches their guest ports")
+
+
+def run_folder(config: pytest.Config) -> Path:
+    """``<results dir>/<run>``: the run's name is ``--run-name``, else the agent's name, as one
+    folder whatever the name holds (``openai:qwen``, ``replay:results/gpt-4o``)."""
+    run = config.getoption("spider2v_run_name") or config.getoption("spider2v_agent") or "run"
+    return config.invocation_params.dir / config.getoption("spider2v_results_dir") / slug(run)
+
+
+def settings_dir(config: pytest.Config) -> Path | None:
+    value = config.getoption("spider2v_settings_dir")
+    return Path(value).expanduser() if value else None
+
+
+def agent_options(config: pytest.Config) -> dict[str, str]:
+    """``--agent-option KEY=VALUE`` values, then what extensions add through the hook."""
+    options = dict(o.split("=", 1) if "=" in o else (o, "") for o in config.getoption("spider2v_agent_options"))
+    for extra in config.hook.pytest_spider2v_agent_options(config=config):
+        options.update(extra)
+    return options
+
+
+def provider_options(config: pytest.Config) -> dict[str, Any]:
+    """The environment limits and isolation given on the command line, and only those: a
+    provider that knows none of them (a third-party one) still works for runs that set none."""
+    given = {key: config.getoption(f"spider2v_env_{key}") for key in ("memory", "cpus", "pids")}
+    options: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
+    if config.getoption("spider2v_isolate_network"):
+        options["isolate_network"] = True
+    return options
+
+
+def run_settings(config: pytest.Config) -> RunSettings:
+    return RunSettings(
+        episode=EpisodeSettings(
+            max_steps=config.getoption("spider2v_max_steps"),
+            time_limit=config.getoption("spider2v_task_timeout"),
+            sleep_after_action=config.getoption("spider2v_sleep_after_action"),
+        ),
+        retries=config.getoption("spider2v_retries"),
+        live=config.getoption("spider2v_live"),
+        record_video=config.getoption("spider2v_record_video"),
+    )
+
+
+def recorded_settings(config: pytest.Config) -> dict[str, Any]:
+    """The run's settings as a task's record keeps them, secrets masked."""
+    return public_settings({
+        "provider": config.getoption("spider2v_provider"),
+        "max_steps": config.getoption("spider2v_max_steps"),
+        "task_timeout": config.getoption("spider2v_task_timeout"),
+        "sleep_after_action": config.getoption("spider2v_sleep_after_action"),
+        "retries": config.getoption("spider2v_retries"),
+        "live": config.getoption("spider2v_live"),
+        "record_video": config.getoption("spider2v_record_video"),
+        "environment": provider_options(config),
+        "agent_options": agent_options(config),
+    })

@@ -1,0 +1,51 @@
+"""Faults that name the limit an environment hit.
+
+When a container's memory or process limit stops agent code, the guest may answer with an
+ordinary error (the hog was killed, returncode -9), answer nothing (the guest server itself was
+killed), or hang (no process left to serve the request). Either way the environment is no
+longer what the task expects, and "connection refused" would send whoever reads the record
+looking in the wrong place; so the task ends with an :class:`EnvironmentFault` saying which
+limit was hit.
+"""
+
+from __future__ import annotations
+
+from docker.errors import DockerException
+from docker.models.containers import Container
+
+from pytest_spider2v.environments.limits import Limits, format_memory
+from pytest_spider2v.providers.docker.cgroups import ContainerCgroups, LimitHits
+
+
+def breach_message(limits: Limits, hits: LimitHits, *, oom_killed: bool = False) -> str | None:
+    """What a task's fault says about the limits hit, or None when none was."""
+    if hits.oom_kills or oom_killed:
+        what = (f"{hits.oom_kills} process{'es' if hits.oom_kills != 1 else ''} OOM-killed"
+                if hits.oom_kills else "OOM-killed")
+        if not limits.memory:
+            return f"the environment ran out of memory ({what}; no memory limit was set)"
+        return f"the environment hit its memory limit of {format_memory(limits.memory)} ({what})"
+    if hits.refused_forks:
+        refused = f"{hits.refused_forks} fork{'s' if hits.refused_forks != 1 else ''} refused"
+        return f"the environment reached its process limit of {limits.pids} ({refused})"
+    return None
+
+
+class LimitGuard:
+    """Watches one container's limits; every hit since the container started counts."""
+
+    def __init__(self, container: Container, limits: Limits) -> None:
+        self.container = container
+        self.limits = limits
+        self.cgroups = ContainerCgroups.of_process(container.attrs["State"]["Pid"], str(container.id))
+
+    def breach(self, *, inspect: bool = False) -> str | None:
+        """The limit hit, if any; ``inspect`` also asks Docker (slower: for when a request failed)."""
+        oom_killed = False
+        if inspect:
+            try:
+                self.container.reload()
+                oom_killed = bool(self.container.attrs["State"].get("OOMKilled"))
+            except DockerException:
+                pass  # a removed container: the counters have the last word
+        return breach_message(self.limits, self.cgroups.read(), oom_killed=oom_killed)

@@ -1,0 +1,30 @@
+"""What setup steps and getters receive: the environment, the task and host-side places."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.tasks.model import Task
+
+
+@dataclass
+class TaskContext:
+    """Per-task state shared by setup steps and getters (the original's SetupController)."""
+
+    env: Environment
+    task: Task
+    cache_dir: Path  #: host folder for files fetched or produced for this task
+    settings_dir: Path | None = None  #: account settings (credentials), if configured
+    #: actions taken in the episode, for getters and the FAIL rule
+    history: list[Any] = field(default_factory=list)
+
+    def host_path(self, relative: str) -> Path:
+        """A host file named by the task (task folder, or the Spider2-V root)."""
+        return self.task.host_path(relative)
+
+    def cache_path(self, name: str) -> Path:
+        self.cache_dir.mkdir(parents=True, exist_ok=True)
+        return self.cache_dir / name

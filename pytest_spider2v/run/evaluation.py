@@ -1,0 +1,129 @@
+"""The evaluator: postconfig -> getters -> metrics -> one score (reference §3.2).
+
+Rules kept from the original: ``func`` string or list; ``conj`` "and" returns 0 at the first
+zero, else the *mean* (so partial credit survives); "or" returns 1 at the first one, else the max;
+``options`` dict or aligned list; a null ``expected`` calls ``metric(result, **options)``; a
+``FileNotFoundError`` or a metric exception scores 0. A metric returning a
+:class:`~pytest_spider2v.registry.Scored` has its parts (sub-answer verdicts) kept in the
+metric's entry of the record. Deliberate fixes: FAIL is recognised in
+every action form (the original only matched the bare string, §9.2); environment faults raised
+by getters are not turned into 0, they propagate so the run reports an error instead of a
+misleading failure.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.registry import Scored, Unavailable, getters, metrics, setup_steps
+from pytest_spider2v.run.agent import action_kind
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec, StepSpec
+
+
+@dataclass
+class Evaluation:
+    score: float
+    detail: str
+    metrics: list[dict[str, Any]] = field(default_factory=list)
+
+
+def run_steps(ctx: TaskContext, steps: list[StepSpec]) -> None:
+    """Run setup (or postconfig) steps in order; Unavailable and faults propagate."""
+    for step in steps:
+        setup_steps.get(step.type)(ctx, **step.parameters)
+
+
+def evaluate(ctx: TaskContext) -> Evaluation:
+    ev: EvaluatorSpec = ctx.task.spec.evaluator
+    run_steps(ctx, ev.postconfig)
+    funcs = ev.func if isinstance(ev.func, list) else [ev.func]
+    last = action_kind(ctx.history[-1]) if ctx.history else None
+    if funcs == ["infeasible"]:
+        score = 1.0 if last == "FAIL" else 0.0
+        return Evaluation(score, "infeasible task: " + ("agent answered FAIL" if score else "agent did not answer FAIL"))
+    if last == "FAIL":
+        return Evaluation(0.0, "the agent gave up (FAIL)")
+
+    results: list[dict[str, Any]] = []
+    for i, name in enumerate(funcs):
+        result = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {})
+        results.append(result)
+        if ev.conj == "and" and result["score"] == 0:
+            return Evaluation(0.0, _describe(results), results)
+        if ev.conj == "or" and result["score"] == 1:
+            return Evaluation(1.0, _describe(results), results)
+    scores = [r["score"] for r in results]
+    score = sum(scores) / len(scores) if ev.conj == "and" else max(scores)
+    return Evaluation(score, _describe(results), results)
+
+
+def _nth(slot: Any, i: int) -> Any:
+    return slot[i] if isinstance(slot, list) else slot
+
+
+def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, expected_spec: GetterSpec | None,
+                options: dict[str, Any]) -> dict[str, Any]:
+    """The metric's entry of the record: func, score, detail (and the parts of a :class:`Scored`)."""
+    metric = metrics.get(name)
+    try:
+        result = _fetch(ctx, result_spec)
+        expected = _fetch(ctx, expected_spec)
+    except FileNotFoundError as exc:
+        return {"func": name, "score": 0.0, "detail": f"file not found: {exc}"}
+    parts: tuple[dict[str, Any], ...] = ()
+    with _captured_logs(metric.__module__.split(".")[0]) as lines:
+        try:
+            value = metric(result, **options) if expected_spec is None else metric(result, expected, **options)
+        except (EnvironmentFault, Unavailable):
+            raise
+        except Exception as exc:  # the original scores any metric exception as 0
+            lines.append(f"{name} raised {type(exc).__name__}: {exc}")
+            value = 0.0
+    if isinstance(value, Scored):
+        lines[:0] = [value.detail] if value.detail else []
+        parts = value.parts
+        value = value.score
+    score = float(value or 0.0)
+    entry: dict[str, Any] = {"func": name, "score": score,
+                             "detail": "; ".join(lines) or ("matched" if score == 1 else "did not match")}
+    if parts:
+        entry["parts"] = [dict(part) for part in parts]
+    return entry
+
+
+def _fetch(ctx: TaskContext, spec: GetterSpec | None) -> Any:
+    if spec is None:
+        return None
+    data = spec.model_dump()
+    return getters.get(spec.type)(ctx, data)
+
+
+def _describe(results: list[dict[str, Any]]) -> str:
+    return " | ".join(f"{r['func']} = {r['score']:g} ({r['detail']})" for r in results)
+
+
+@contextmanager
+def _captured_logs(logger_name: str) -> Iterator[list[str]]:
+    """Collect what the metric's package logs at INFO and above: it says *why* a comparison failed."""
+    lines: list[str] = []
+
+    class _Collect(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            lines.append(record.getMessage())
+
+    handler = _Collect(logging.INFO)
+    root = logging.getLogger(logger_name)
+    previous = root.level
+    root.addHandler(handler)
+    root.setLevel(min(previous or logging.INFO, logging.INFO))
+    try:
+        yield lines
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(previous)

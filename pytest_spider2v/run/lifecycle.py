@@ -1,0 +1,252 @@
+"""One task item's run: environment, episode, evaluation and record, with retries for faults.
+
+:class:`TaskRun` is what the plugin's ``spider2v_run`` fixture hands a task item. The item's body
+asks it for the outcome (or, for a ``--validate`` check, first for its environments), so the flow
+stays one-way (task -> setup -> episode -> evaluation -> record) and nothing reaches into
+fixtures by name.
+
+Retries: a run may meet an *infrastructure* fault (the container dies or hangs, a guest request
+fails, a setup step fails). With ``retries=N`` such an attempt is recorded (its steps move to
+``attempt_K/``) and the task starts over on a fresh environment, at most N more times. A score,
+even 0, is a result and is never retried; nor is a fault of the agent itself (a model API that
+keeps failing), which a fresh environment would not cure.
+
+Watching: with ``live`` (or an agent that works through the live view, a person) each
+environment is served to a browser as soon as it is acquired, so its setup can be watched too,
+and the URL is announced and recorded. With ``record_video`` the episode is recorded from the
+first observation to the end of the evaluation (:mod:`pytest_spider2v.run.recording`).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from pathlib import Path
+
+import pytest
+
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.registry import Unavailable
+from pytest_spider2v.run.agent import Agent
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.episode import first_observation, run_episode
+from pytest_spider2v.run.evaluation import Evaluation, evaluate, run_steps
+from pytest_spider2v.run.recording import recording
+from pytest_spider2v.run.records import TaskRecord, recorded_outcome
+from pytest_spider2v.run.settings import RunSettings
+from pytest_spider2v.tasks.availability import unavailable_reasons
+from pytest_spider2v.tasks.model import Task
+
+log = logging.getLogger(__name__)
+
+
+class SetupFailed(RuntimeError):
+    """A task's setup step failed (retryable: the next attempt gets a fresh environment)."""
+
+
+#: What a new attempt on a fresh environment may cure.
+INFRASTRUCTURE_FAULTS: tuple[type[BaseException], ...] = (EnvironmentFault, SetupFailed)
+
+
+class TaskRun:
+    """The run of one task item. The environment is acquired on first use, so a task that
+    cannot run here (account, unavailable name, agent without a key) never starts one."""
+
+    def __init__(self, task: Task, record: TaskRecord, agent_name: str, make_agent: Callable[[], Agent],
+                 provider: Callable[[], Provider], settings: RunSettings, settings_dir: Path | None = None,
+                 announce: Callable[[str], None] = log.info) -> None:
+        self.task = task
+        self.record = record
+        self.agent_name = agent_name
+        self._make_agent = make_agent
+        self._provider = provider
+        self.settings = settings
+        self.settings_dir = settings_dir
+        self._announce = announce
+        self._ctx: TaskContext | None = None
+        self._agent: Agent | None = None  #: once made: whether it works through the live view
+        self._attempts_left = settings.retries
+
+    # -- environments -------------------------------------------------------------------------
+    def skip_if_unavailable(self) -> None:
+        """Skip (and record why) a task that needs what this run does not have."""
+        reasons = unavailable_reasons(self.task, self.settings_dir)
+        if reasons:
+            self.skip("; ".join(reasons))
+
+    def context(self) -> TaskContext:
+        """The task's environment, restored and set up (once; again after a retried fault)."""
+        while self._ctx is None:
+            self.skip_if_unavailable()
+            try:
+                self._ctx = self._prepare()
+            except INFRASTRUCTURE_FAULTS as exc:
+                self._fault(exc)
+        return self._ctx
+
+    @contextmanager
+    def extra_environment(self) -> Iterator[TaskContext]:
+        """Another environment of the task, set up but not recorded (the reset check compares
+        two). Released before the task's own is acquired, so a worker holds one at a time. A fault
+        while it is set up is retried on a fresh environment like the task's own, from the same
+        ``retries``: a service that did not come up once says nothing of the task's resets."""
+        if self._ctx is not None:
+            raise RuntimeError("an extra environment must come before the task's own")
+        provider = self._provider()
+        while True:
+            env = _acquire(provider, self.task.spec.snapshot)
+            try:
+                ctx = TaskContext(env, self.task, self.record.cache_dir / "extra", self.settings_dir)
+                self._setup(ctx)
+                break
+            except INFRASTRUCTURE_FAULTS as exc:
+                provider.release(env)
+                self._fault(exc)
+            except BaseException:
+                provider.release(env)
+                raise
+        try:
+            yield ctx
+        finally:
+            provider.release(env)
+
+    def _prepare(self) -> TaskContext:
+        provider = self._provider()
+        started = time.monotonic()
+        env = _acquire(provider, self.task.spec.snapshot)
+        try:
+            self.record.time("restore", time.monotonic() - started)
+            self._open_live_view(env)
+            ctx = TaskContext(env, self.task, self.record.cache_dir, self.settings_dir)
+            started = time.monotonic()
+            self._setup(ctx)
+            self.record.time("setup", time.monotonic() - started)
+            return ctx
+        except BaseException:
+            provider.release(env)
+            raise
+
+    def _open_live_view(self, env: Environment) -> None:
+        """Serve ``env`` to a browser when the run or the agent asks for it: view-only, or with
+        input for an agent that needs it (which cannot work without one: its failure is a fault)."""
+        with_input = self._agent is not None and self._agent.needs_live_input
+        if not (self.settings.live or with_input):
+            return
+        who = self.record.result.nodeid or self.task.key
+        if not env.display:
+            reason = f"the '{self.task.spec.snapshot}' environment has no screen"
+            if with_input:
+                self.skip(f"agent '{self.agent_name}' works through the live view, and {reason}")
+            self.record.not_watched(reason)
+            self._announce(f"no live view of {who}: {reason}")
+            return
+        try:
+            url = env.live_view(view_only=not with_input)
+        except EnvironmentFault as exc:
+            if with_input:
+                raise
+            self.record.not_watched(str(exc))
+            self._announce(f"no live view of {who}: {exc}")
+            return
+        page = self._agent.live_view_opened(url) if self._agent is not None else None
+        self.record.watched(url, view_only=not with_input, page=page)
+        self._announce(f"live view of {who}: {url}" + (" (input enabled)" if with_input else ""))
+        if page:
+            self._announce(f"{self.agent_name} agent's page for {who}: {page}")
+
+    def _setup(self, ctx: TaskContext) -> None:
+        try:
+            run_steps(ctx, self.task.spec.config)
+        except Unavailable as exc:
+            self.skip(str(exc))
+        except EnvironmentFault:
+            raise
+        except Exception as exc:
+            raise SetupFailed(f"setup failed: {type(exc).__name__}: {exc}") from exc
+
+    def _release(self) -> None:
+        if self._ctx is not None:
+            ctx, self._ctx = self._ctx, None
+            self._provider().release(ctx.env)
+
+    def close(self) -> None:
+        self._release()
+
+    # -- outcome --------------------------------------------------------------------------------
+    def outcome(self) -> Evaluation:
+        """The task's score and its explanation: the agent's episode, then the evaluation."""
+        # A record is finished before the episode only when --resume kept an earlier one.
+        result = recorded_outcome(self.record.result, self.agent_name)
+        if result is not None:
+            return Evaluation(float(result.score or 0.0), result.detail, result.evaluation)
+        try:  # the agent first: one that cannot run here skips the task before any environment starts
+            agent = self._make_agent()
+            agent.reset(self.task)
+        except Unavailable as exc:
+            self.skip(str(exc))
+        self._agent = agent
+        earlier = agent.replays
+        if earlier is not None:
+            self.record.replaying(earlier.run, earlier.agent, earlier.status, earlier.score)
+        while True:
+            ctx = self.context()
+            try:
+                evaluation = self._episode_and_evaluation(ctx, agent)
+                break
+            except Unavailable as exc:
+                self.skip(str(exc))
+            except INFRASTRUCTURE_FAULTS as exc:
+                self._fault(exc)
+                agent.reset(self.task)
+            except BaseException as exc:
+                self.record.finish("error", None, f"{type(exc).__name__}: {exc}")
+                raise
+        status = "passed" if evaluation.score == 1 else "failed"
+        self.record.finish(status, evaluation.score, evaluation.detail, evaluation.metrics)
+        return evaluation
+
+    def _episode_and_evaluation(self, ctx: TaskContext, agent: Agent) -> Evaluation:
+        record, started = self.record, time.monotonic()
+        first = first_observation(ctx.env, agent.needs_accessibility_tree)
+        record.first_observation(first.screenshot, first.accessibility_tree)
+        record.time("reset", record.seconds("restore") + record.seconds("setup") + time.monotonic() - started)
+        with recording(ctx.env, record) if self.settings.record_video else nullcontext():
+            started = time.monotonic()
+            episode = run_episode(ctx, agent, record, first, agent.episode_settings(self.settings.episode))
+            record.stopped(episode.stop_reason)
+            record.time("episode", time.monotonic() - started)
+            started = time.monotonic()
+            evaluation = evaluate(ctx)
+            record.time("evaluation", time.monotonic() - started)
+        return evaluation
+
+    # -- endings ------------------------------------------------------------------------------
+    def _fault(self, exc: BaseException) -> None:
+        """An infrastructure fault: retry on a fresh environment if attempts are left, else end
+        the task as an error (raised, so pytest reports an error, not a failure)."""
+        detail = f"{type(exc).__name__}: {exc}"
+        self._release()
+        if self._attempts_left <= 0:
+            self.record.finish("error", None, detail)
+            raise exc
+        self._attempts_left -= 1
+        log.warning("%s: %s; retrying on a fresh environment (%d more allowed)", self.task.key, detail,
+                    self._attempts_left)
+        self.record.retry(detail)
+
+    def skip(self, reason: str) -> None:
+        """Skip the task, and record why."""
+        self.record.finish("skipped", None, reason)
+        pytest.skip(reason)
+
+
+def _acquire(provider: Provider, snapshot: str) -> Environment:
+    """Acquire an environment, retrying once at once: a fresh container is always safe to retry."""
+    try:
+        return provider.acquire(snapshot)
+    except EnvironmentFault as first:
+        log.warning("acquiring %s failed, retrying once: %s", snapshot, first)
+        return provider.acquire(snapshot)

@@ -1,0 +1,137 @@
+"""``--validate``: check the tasks themselves instead of an agent.
+
+Each task gets up to three items, so failures are precise and ``--lf`` reruns only what failed:
+
+* ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
+* ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
+  (the evaluator checks the outcome, not merely that something happened); project tasks, and
+  tasks whose format makes one (a DABench question: its labels with one sub-answer perturbed);
+* ``[validate-reset]`` two resets must give the same first accessibility tree, clocks masked
+  (setup is deterministic, so every agent starts from the same state), and the do-nothing
+  agent, run from the second reset, must score 0 (the initial state is not a solution);
+* ``[validate-noop]`` instead, in an environment without a screen (no tree to compare): the
+  do-nothing agent must score 0.
+
+A Spider2-V checkout's task gets the reference and reset checks; its reference solution is the
+one written here (:data:`~pytest_spider2v.environments.locations.SPIDER2V_SOLUTIONS_DIR`). Where none is written yet the
+reference check skips saying so, while a project task without ``solution.py`` fails.
+
+The noop episode reuses the reset check's second environment: a reset is the slowest part of a
+check (services to start, documents to load), and this saves one per task.
+
+Agents are named, never imported: the checks use whatever is registered as ``oracle``/``noop``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import operator
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import pytest
+
+from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.snapshots import load_snapshots
+from pytest_spider2v.run.episode import settled
+from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.validate.tree_mask import mask_clocks
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    agent: str  #: agent that runs the episode
+    solution: str | None  #: solution file the agent replays, in the task folder
+    expected: float  #: the score the check requires
+    same_resets: bool = False  #: first compare the accessibility trees of two resets
+
+
+#: The ``user_properties`` entry of a check that got through its task's setup (to a score, or to
+#: both resets' trees): what :mod:`.summary` counts as "set up".
+SET_UP = "spider2v_set_up"
+
+REFERENCE = Check("reference", "oracle", "solution.py", 1.0)
+WRONG = Check("wrong", "oracle", "wrong_solution.py", 0.0)
+RESET = Check("reset", "noop", None, 0.0, same_resets=True)
+NOOP = Check("noop", "noop", None, 0.0)
+CHECKS = (REFERENCE, WRONG, RESET, NOOP)
+#: the check a ``--validate`` item runs
+CHECK = pytest.StashKey[Check]()
+
+
+def task_checks(task: Task) -> tuple[Check, ...]:
+    """The checks of one task: the reference; the wrong solution where the task has one to give
+    (a project task must: a missing file fails; a task format may make one; a Spider2-V checkout
+    task has none); two resets alike then the do-nothing agent where the environment has a screen,
+    else the do-nothing agent alone."""
+    wrong = task.layout == "project" or WRONG.solution in task.made_solutions
+    return (REFERENCE, *([WRONG] if wrong else []), RESET if _has_screen(task.spec.snapshot) else NOOP)
+
+
+@lru_cache(maxsize=64)
+def _has_screen(snapshot: str) -> bool:
+    """An unknown snapshot counts as one with a screen: acquiring it reports what is wrong."""
+    known = load_snapshots().get(snapshot)
+    return known is None or known.display
+
+
+def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_run: TaskRun) -> None:
+    """Body of every check: (two resets agree, then) the check's agent gets the expected score."""
+    check = spider2v_check
+    task = spider2v_run.task
+    if check.solution and task.solution is None:
+        spider2v_run.skip_if_unavailable()  # a task that cannot run here says why, solution or not
+        if task.layout == "spider2v":
+            spider2v_run.skip(f"no reference solution written for {task.key} "
+                              f"(pytest_spider2v/solutions/{task.app}/{task.id}.py)")
+        pytest.fail(f"{check.name}: the task folder has no {check.solution}", pytrace=False)
+    if check.same_resets:
+        # The extra reset first, then the task's own, in which the episode below runs: one
+        # environment at a time (two idle app servers per worker overload a small machine).
+        spider2v_run.skip_if_unavailable()
+        with spider2v_run.extra_environment() as extra:
+            first = _settled_tree(extra.env)
+        second = _settled_tree(spider2v_run.context().env)
+        mark_set_up(request.node)
+        if first != second:  # a slow application may still be arriving: give it time to match
+            second = _tree_matching(spider2v_run.context().env, first)
+        if first != second:
+            diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
+                                        lineterm="", n=1)
+            message = "two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40])
+            spider2v_run.record.finish("failed", None, message)
+            pytest.fail(message, pytrace=False)
+    outcome = spider2v_run.outcome()
+    mark_set_up(request.node)
+    if outcome.score != check.expected:
+        who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
+        pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
+                    f"{outcome.detail}", pytrace=False)
+
+
+def mark_set_up(item: pytest.Item) -> None:
+    """Record on ``item``'s reports that its check got through the task's setup."""
+    if (SET_UP, True) not in item.user_properties:
+        item.user_properties.append((SET_UP, True))
+
+
+def _tree_matching(env: Environment, wanted: str, timeout: float = 30.0) -> str:
+    """The masked tree once it equals ``wanted``, or the last read after ``timeout`` s. A tree
+    settles when it has not changed for 3 s, which a busy machine can take to start an
+    application; waiting for the first reset's tree tells "late" apart from "different"."""
+    deadline = time.monotonic() + timeout
+    tree = mask_clocks(env.accessibility_tree())
+    while tree != wanted and time.monotonic() < deadline:
+        time.sleep(1.0)
+        tree = mask_clocks(env.accessibility_tree())
+    return tree
+
+
+def _settled_tree(env: Environment) -> str:
+    """The masked tree once it has not changed for 3 s (windows still gaining focus, documents
+    loading, transient status messages), or the last read after 30 s."""
+    return settled(lambda: mask_clocks(env.accessibility_tree()), operator.ne, quiet=3.0, timeout=30.0,
+                   interval=0.5)

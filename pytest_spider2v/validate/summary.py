@@ -1,0 +1,89 @@
+"""The per-app figures a ``--validate`` run ends with: how many task files, how many collected,
+how many runnable here (the static decision, as ``spider2v-compat`` reports it), how many the
+run checked, how many set up and how many its reference solutions solved.
+
+"Set up" is measured, not inferred: a task counts when one of its checks got through its setup
+to the evaluator's score, or to both resets' trees. "Solved" means its reference check passed.
+The files, collected and runnable columns read the task files of the paths pytest was given;
+the other three come from the check reports (under xdist the controller reads them from the
+reports its workers send), so ``-k`` or ``--validate-changed`` shrink only "checked".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_spider2v.plugin.workers import is_worker
+from pytest_spider2v.validate.checks import SET_UP
+from pytest_spider2v.validate.selection import PROPERTY
+
+
+@dataclass
+class _AppChecks:
+    checked: set[str] = field(default_factory=set)
+    set_up: set[str] = field(default_factory=set)
+    solved: set[str] = field(default_factory=set)
+
+
+class ValidationSummary:
+    """The pytest plugin behind the table (registered by :mod:`.plugin` for ``--validate``)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.apps: dict[str, _AppChecks] = defaultdict(_AppChecks)
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        properties = dict(report.user_properties)
+        check: dict[str, Any] | None = properties.get(PROPERTY)  # type: ignore[assignment]
+        if not check or report.when != "call" and not (report.skipped or report.failed):
+            return
+        app = check["task"].split("/", 1)[0]
+        figures = self.apps[app]
+        if not report.skipped:
+            figures.checked.add(check["task"])
+        if properties.get(SET_UP):
+            figures.set_up.add(check["task"])
+        if check["check"] == "reference" and report.passed:
+            figures.solved.add(check["task"])
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if is_worker(self.config) or not self.apps:
+            return
+        terminalreporter.write_sep("=", "spider2v validation per app")
+        for line in self.table():
+            terminalreporter.write_line(line)
+
+    def table(self) -> list[str]:
+        """The table's lines: one per app, then the totals."""
+        static = self._static_figures()
+        rows: list[tuple[str, int, int, int, int, int, int]] = []
+        for app in sorted(set(static) | set(self.apps)):
+            files, collected, runnable = static.get(app, (0, 0, 0))
+            checks = self.apps.get(app, _AppChecks())
+            rows.append((app, files, collected, runnable, len(checks.checked), len(checks.set_up), len(checks.solved)))
+        totals = [sum(row[i] for row in rows) for i in range(1, 7)]  # type: ignore[misc]
+        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved"), *rows, ("total", *totals)]
+        width = max(len(str(line[0])) for line in lines)
+        return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+
+    def _static_figures(self) -> dict[str, tuple[int, int, int]]:
+        """App -> (task files, collected, runnable) over the paths pytest was given."""
+        from pytest_spider2v.cli.compat import build_report  # reads every task's needs: only when the table is printed
+
+        settings = self.config.getoption("spider2v_settings_dir")
+        figures: dict[str, tuple[int, int, int]] = {}
+        here = self.config.invocation_params.dir
+        paths = {(here / arg.split("::", 1)[0]).resolve() for arg in self.config.args}
+        for path in sorted(paths):
+            if not path.exists() or any(other in path.parents for other in paths):
+                continue  # a path inside another given one: its tasks are counted there
+            report = build_report(path, Path(settings) if settings else None)
+            for app, found in report.apps.items():
+                before = figures.get(app, (0, 0, 0))
+                figures[app] = (before[0] + found.files, before[1] + found.collected, before[2] + found.runnable)
+        return figures
