@@ -97,12 +97,11 @@ class Bench:
     """A provider of this process, and task desktops set up as a run sets them up."""
 
     def __init__(self) -> None:
-        from pytest_spider2v.environments.provider import OWNER_ENV, owner_token
+        from pytest_spider2v.environments.provider import owner_token
         from pytest_spider2v.registry import load_extensions
 
-        load_extensions()  # the setup steps the tasks name
-        os.environ.setdefault(OWNER_ENV, owner_token(os.getpid()))
-        self.owner = os.environ[OWNER_ENV]
+        load_extensions()  # the setup steps the tasks name, and the providers
+        self.owner = owner_token()
         self.cache = Path(tempfile.mkdtemp(prefix="spider2v-bench-"))
 
     def provider(self, *, spare: bool) -> Any:

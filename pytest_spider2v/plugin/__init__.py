@@ -4,7 +4,7 @@ a test item, run by fixtures through one task's lifecycle (:mod:`pytest_spider2v
 Its rooms: :mod:`.options` (the command line and the settings read from it), :mod:`.collection`
 (task files to items, markers), :mod:`.fixtures` (the run of a task item), :mod:`.hookspecs` (the
 hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects),
-:mod:`.workers` (controller or xdist worker) and :mod:`.terminal` (lines shown at once).
+:mod:`.workers` (controller or xdist worker), :mod:`.ownership` (whose environments these are) and :mod:`.terminal` (lines shown at once).
 
 Nothing here knows a particular app, agent, metric or provider, nor ``--validate``: they are
 extensions, loaded from the ``pytest_spider2v`` entry-point group before the command line is
@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin import collection, fixtures, hookspecs, options, workers
+from pytest_spider2v.plugin import collection, fixtures, hookspecs, options, ownership
 from pytest_spider2v.plugin.keys import RUN_DIR
 from pytest_spider2v.tasks.formats import registered_formats
 from pytest_spider2v.tasks.model import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS
@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
     for fmt in registered_formats():
         for name, text in fmt.markers.items():
             collection.ensure_marker(config, name, text)
-    workers.configure(config)
+    ownership.configure(config)
     config.stash[RUN_DIR] = options.run_folder(config)
 
 

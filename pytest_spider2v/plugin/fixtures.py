@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_spider2v.environments.provider import Provider
-from pytest_spider2v.plugin import options, workers
+from pytest_spider2v.plugin import options, ownership, workers
 from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, RUN_DIR, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
@@ -36,7 +36,7 @@ def spider2v_provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
     """This worker's environment provider; removes a crashed run's leftovers first."""
     config = request.config
     provider = providers.get(config.getoption("spider2v_provider"))(
-        owner=workers.owner(config), worker=workers.worker_id(config) or "main", **options.provider_options(config))
+        owner=ownership.owner(config), worker=workers.worker_id(config) or "main", **options.provider_options(config))
     provider.cleanup_stale()
     try:
         yield provider

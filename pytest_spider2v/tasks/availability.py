@@ -16,7 +16,8 @@ def unavailable_reasons(task: Task, settings_dir: Path | None) -> list[str]:
     """Why this task cannot run here, if at all: account settings missing, declared-only names,
     and what its files need that its image family does not provide (:mod:`.needs`, read from
     the files, so no container starts for a task that is skipped)."""
-    from pytest_spider2v.tasks.needs.analysis import unmet_needs  # imported when a task runs: collection reads no task's files
+    # imported when a task runs: collection reads no task's files
+    from pytest_spider2v.tasks.needs.analysis import unmet_needs
 
     return [*declared_reasons(task, settings_dir), *(str(unmet) for unmet in unmet_needs(task))]
 

@@ -21,6 +21,10 @@ from pytest_spider2v.tasks.availability import unavailable_reasons
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.tasks.needs import analysis as needs
+from pytest_spider2v.tasks.needs import python_code
+from pytest_spider2v.tasks.needs.files import analyse_file
+from pytest_spider2v.tasks.needs.known_needs import load_known_needs
+from pytest_spider2v.tasks.needs.task_needs import task_needs
 from tests.support.shared import require, sample
 
 REPO = Path(__file__).resolve().parents[2]
@@ -296,7 +300,7 @@ def test_conda_create_and_environments(tmp_path: Path) -> None:
 def needs_of(tmp_path: Path, name: str, text: str) -> list[tuple[str, str, str]]:
     path = tmp_path / name
     path.write_text(text)
-    return [(n.kind, n.name or n.detail, n.where) for n in needs.analyse_file(path).needs]
+    return [(n.kind, n.name or n.detail, n.where) for n in analyse_file(path).needs]
 
 
 def test_shell_reading(tmp_path: Path) -> None:
@@ -378,11 +382,11 @@ def test_stdlib_and_shipped_modules_are_not_needs(tmp_path: Path) -> None:
 def test_file_analyses_are_cached_until_the_file_changes(tmp_path: Path) -> None:
     path = tmp_path / "init.sh"
     path.write_text("astro dev start\n")
-    first = needs.analyse_file(path)
-    assert needs.analyse_file(path) is first
+    first = analyse_file(path)
+    assert analyse_file(path) is first
     path.write_text("docker compose up\n")
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1_000_000))
-    assert [n.name for n in needs.analyse_file(path).needs] == ["docker"]
+    assert [n.name for n in analyse_file(path).needs] == ["docker"]
 
 
 def test_step_commands_are_read_as_shell(tmp_path: Path) -> None:
@@ -472,7 +476,7 @@ def test_requirement_links_are_hosts_and_named_links_packages(tmp_path: Path) ->
     path = tmp_path / "requirements.txt"
     path.write_text("-r base.txt\ngit+https://github.com/o/r@main#egg=r\ntool @ https://files.example.com/tool.whl\n"
                     "Numpy>=1.26 # fast\n")
-    ((name, built, found),) = needs.analyse_file(path).requirements
+    ((name, built, found),) = analyse_file(path).requirements
     assert (name, built) == ("requirements.txt", False)
     assert [(n.kind, n.name, n.where) for n in found] == [
         ("host", "github.com", "line 2"), ("package", "tool", "line 3"), ("package", "numpy", "line 4")]
@@ -597,13 +601,13 @@ def test_tasks_in_a_file_without_a_dag_always_count(tmp_path: Path) -> None:
 def test_dag_ids_and_task_code_are_read_from_the_tree() -> None:
     tree = ast.parse('@dag(dag_id="renamed")\ndef f(): pass\n@airflow.decorators.dag\ndef g(): pass\n'
                      'with models.DAG("h"): pass\nx = DAG(dag_id="i", schedule=None)\n')
-    assert sorted(needs._dag_ids(tree) or ()) == ["g", "h", "i", "renamed"]
-    assert needs._dag_ids(ast.parse("DAG(schedule=None)\n")) is None
-    assert needs._dag_ids(ast.parse("@dag(dag_id=NAME)\ndef f(): pass\n")) is None
-    assert needs._dag_ids(ast.parse("import os\n")) == ()
+    assert sorted(python_code._dag_ids(tree) or ()) == ["g", "h", "i", "renamed"]
+    assert python_code._dag_ids(ast.parse("DAG(schedule=None)\n")) is None
+    assert python_code._dag_ids(ast.parse("@dag(dag_id=NAME)\ndef f(): pass\n")) is None
+    assert python_code._dag_ids(ast.parse("import os\n")) == ()
     tree = ast.parse("@task\ndef a(): pass\n@task.bash\ndef b(): pass\n@decorators.task(retries=2)\ndef c(): pass\n"
                      "@functools.cache\ndef d(): pass\ndef e(): pass\n")
-    assert sorted(f.name for f in ast.walk(tree) if id(f) in needs._task_code(tree)) == ["a", "b", "c"]
+    assert sorted(f.name for f in ast.walk(tree) if id(f) in python_code._task_code(tree)) == ["a", "b", "c"]
 
 
 # -- known needs: what running tasks showed ---------------------------------------------------------
@@ -647,20 +651,20 @@ other/task:
 ])
 def test_known_needs_mistakes_are_named(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
-        needs.load_known_needs(known(tmp_path, text))
+        load_known_needs(known(tmp_path, text))
 
 
 def test_known_needs_name_sample_tasks_and_waive_what_the_reading_finds() -> None:
     """Every entry of the project's file is a task of the sample, and every waiver matches a need
     its files show (a waiver that matches nothing is stale)."""
     examples = require(sample())
-    entries = needs.load_known_needs()
+    entries = load_known_needs()
     assert entries
     manifest = load_manifest()
     for key, entry in entries.items():
         app, task_id = key.split("/")
         (task,) = load_tasks(examples / app / task_id / f"{task_id}.json")
-        found = {(n.kind, n.name) for n in needs.task_needs(task, manifest)}
+        found = {(n.kind, n.name) for n in task_needs(task, manifest)}
         assert entry.not_needs <= found, key
         assert not {(n.kind, n.name) for n in entry.needs} & found, key  # declared, not found
 
