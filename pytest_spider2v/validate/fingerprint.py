@@ -34,6 +34,7 @@ every checkout of the same commit.
 
 from __future__ import annotations
 
+import ast
 import dis
 import functools
 import hashlib
@@ -45,6 +46,7 @@ import json
 import os
 import re
 import sys
+import textwrap
 import types
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -66,6 +68,8 @@ IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff
 MAX_PATH_LENGTH = 512
 IMPORT = re.compile(r"^\s*(?:from\s+(\w+)|import\s+([\w\s,.]+?))(?:\s+import\b|\s*(?:#.*)?$)", re.MULTILINE)
 DIGEST_LENGTH = 32
+#: The package whose own imports a function's hashed source leaves out.
+OWN_PACKAGE = __name__.split(".")[0]
 
 
 def _sha(*parts: bytes | str) -> str:
@@ -259,10 +263,36 @@ def _with_members(name: str, value: Any, depth: int = 0) -> Iterator[tuple[str, 
 
 
 def _source(obj: Any) -> str:
+    """The code of a function or class as Python reads it: comments and layout left out, and so
+    are its imports of the extensions' own modules (where they lie is no part of what the code
+    does; what they bring is followed by :class:`CodeDigests`)."""
     try:
-        return inspect.getsource(obj)
+        text = inspect.getsource(obj)
     except (OSError, TypeError):  # defined at run time; its name is all there is
         return f"<no source: {obj.__qualname__}>"
+    try:
+        tree = ast.parse(textwrap.dedent(text))
+    except SyntaxError:  # a lambda inside an expression: its line as it is
+        return text
+    return ast.unparse(_WithoutOwnImports().visit(tree))
+
+
+class _WithoutOwnImports(ast.NodeTransformer):
+    """Drops ``from .x import y`` and ``from pytest_spider2v... import y`` (and ``import
+    pytest_spider2v...``), leaving a ``pass`` where a block would be left empty."""
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST | None:
+        own = node.level > 0 or (node.module or "").split(".")[0] == OWN_PACKAGE
+        return None if own else node
+
+    def visit_Import(self, node: ast.Import) -> ast.AST | None:
+        return None if all(alias.name.split(".")[0] == OWN_PACKAGE for alias in node.names) else node
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        super().generic_visit(node)
+        if isinstance(getattr(node, "body", None), list) and not getattr(node, "body"):
+            setattr(node, "body", [ast.Pass()])
+        return node
 
 
 def _plain(value: Any, depth: int = 0) -> str | None:

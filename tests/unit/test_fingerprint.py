@@ -116,9 +116,9 @@ class Extension:
     def fingerprinter(self) -> Fingerprinter:
         """A fingerprinter over the extension as it is on disk now (modules reloaded)."""
         importlib.invalidate_caches()
-        modules = {}
-        for name in ("fpext.common", "fpext.rules", "fpext.metrics", "fpext.getters"):
-            modules[name] = importlib.reload(sys.modules[name]) if name in sys.modules else importlib.import_module(name)
+        for name in [m for m in sys.modules if m == "fpext" or m.startswith("fpext.")]:
+            del sys.modules[name]  # imported afresh, as the package is on disk now
+        modules = {name: importlib.import_module(name) for name in ("fpext.metrics", "fpext.getters")}
         metrics: Registry[Any] = Registry("metric")
         for name in ("metric_a", "metric_b", "metric_c"):
             metrics.add(name, getattr(modules["fpext.metrics"], name))
@@ -179,6 +179,25 @@ def changed_after(extension: Extension, tasks: dict[str, Task], change: Any) -> 
 ])
 def test_changing_one_metric_changes_exactly_the_tasks_that_use_it(extension, tasks, rel, old, new, expected) -> None:
     assert changed_after(extension, tasks, lambda: extension.edit(rel, old, new)) == expected
+
+
+def test_moving_code_to_another_module_changes_no_fingerprint(extension, tasks) -> None:
+    """A refactoring that moves a helper and rewrites the imports is no change of what runs."""
+    def move() -> None:
+        (extension.package / "util").mkdir()
+        (extension.package / "util" / "__init__.py").write_text("")
+        for name in ("common.py", "rules.py"):
+            (extension.package / name).rename(extension.package / "util" / name)
+        extension.edit("metrics.py", "from .common import", "from .util.common import")
+        extension.edit("metrics.py", "from .rules import RULES", "from .util.rules import RULES")
+    assert changed_after(extension, tasks, move) == set()
+
+
+def test_comments_and_layout_change_no_fingerprint(extension, tasks) -> None:
+    def reformat() -> None:
+        extension.edit("metrics.py", "    return float(shared(result) >= THRESHOLD)",
+                       "    # the threshold is inclusive\n    return float(\n        shared(result) >= THRESHOLD)")
+    assert changed_after(extension, tasks, reformat) == set()
 
 
 def test_changing_a_solution_helper_changes_the_tasks_whose_solution_imports_it(extension, tasks) -> None:
