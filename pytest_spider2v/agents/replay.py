@@ -21,11 +21,11 @@ import time
 from dataclasses import dataclass, replace
 from itertools import groupby
 from pathlib import Path
-from typing import Any
 
 from pytest_spider2v.registry import Unavailable, agents
 from pytest_spider2v.run.agent import Action, Agent, AgentSettings, Observation, RecordedOutcome, Turn
-from pytest_spider2v.run.records import TaskResult, read_result, record_path
+from pytest_spider2v.run.records import read_result, record_path
+from pytest_spider2v.run.results import Step, TaskResult
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
 
@@ -40,17 +40,15 @@ class RecordedTurn:
     think: float  #: seconds the agent took to answer
 
 
-def recorded_turns(steps: list[dict[str, Any]]) -> list[RecordedTurn]:
+def recorded_turns(steps: list[Step]) -> list[RecordedTurn]:
     """The turns of a recorded episode, each with its actions in order (a step without a turn
     number, from an older record, is a turn of its own)."""
     turns = []
-    numbered = ((step.get("turn", f"step-{position}"), step) for position, step in enumerate(steps))
+    numbered = ((f"step-{position}" if step.turn is None else step.turn, step) for position, step in enumerate(steps))
     for _turn, group in groupby(numbered, key=lambda pair: pair[0]):
         taken = [step for _, step in group]
-        actions = [step["action"] for step in taken if step.get("kind") != "none" and step.get("action") is not None]
-        think = taken[0].get("think")
-        turns.append(RecordedTurn(str(taken[0].get("response") or ""), actions,
-                                  float(think) if isinstance(think, (int, float)) else 0.0))
+        actions = [step.action for step in taken if step.kind != "none" and step.action is not None]
+        turns.append(RecordedTurn(taken[0].response, actions, taken[0].think))
     return turns
 
 

@@ -265,9 +265,9 @@ def verify(report: Report, results_dir: Path, settings_dir: Path | None, workers
 def read_verification(task: Task, results_dir: Path, verified: Verified) -> None:
     """Classify one task's record: set up (its setup finished), a setup error, a skip, no record."""
     result = read_result(task_dir(results_dir, VERIFY_RUN, task))
-    if result is None or (result.status == "running" and "setup" not in result.timings):
+    if result is None or (result.status == "running" and "setup" not in result.timings.phases):
         verified.not_run.append(task.key)  # never started, or the run stopped while it set up
-    elif "setup" in result.timings:
+    elif "setup" in result.timings.phases:
         verified.set_up += 1
     elif result.status == "skipped":
         verified.skipped.append({"task": task.key, "reason": result.detail})

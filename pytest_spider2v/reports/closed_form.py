@@ -16,79 +16,115 @@ success rate counts its score of 0.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from dataclasses import dataclass
 
-#: The three figures, as (key, label).
-ACCURACIES = (
-    ("by_question", "by question"),
-    ("proportional_by_sub_question", "proportional by sub-question"),
-    ("uniform_by_sub_question", "uniform by sub-question"),
-)
+from pytest_spider2v.reports.task_summary import TaskSummary
+from pytest_spider2v.run.json_values import JsonObject, JsonValue
+
+#: The labels of the three figures, in the order the tables show them (:meth:`Accuracies.figures`).
+ACCURACY_LABELS = ("by question", "proportional by sub-question", "uniform by sub-question")
 
 
-def sub_answer_verdicts(evaluation: Iterable[dict[str, Any]]) -> dict[str, bool]:
-    """Sub-answer name -> right, from the parts of a record's metric entries."""
-    return {str(part["name"]): bool(part["correct"]) for entry in evaluation for part in entry.get("parts") or []
-            if "name" in part and "correct" in part}
+@dataclass(frozen=True)
+class Accuracies:
+    """The paper's three accuracies over a set of questions."""
+
+    questions: int
+    sub_questions: int
+    by_question: float
+    proportional_by_sub_question: float
+    uniform_by_sub_question: float
+
+    @property
+    def figures(self) -> tuple[float, float, float]:
+        """The three accuracies, in the order of :data:`ACCURACY_LABELS`."""
+        return self.by_question, self.proportional_by_sub_question, self.uniform_by_sub_question
+
+    def to_json(self) -> JsonObject:
+        return {"questions": self.questions, "sub_questions": self.sub_questions, "by_question": self.by_question,
+                "proportional_by_sub_question": self.proportional_by_sub_question,
+                "uniform_by_sub_question": self.uniform_by_sub_question}
 
 
-def is_closed_form(props: dict[str, Any]) -> bool:
-    return bool((props.get("facets") or {}).get("answer_names"))
+@dataclass(frozen=True)
+class ClosedFormSummary:
+    """The accuracies over a run's closed-form questions: overall, per concept and per level."""
+
+    overall: Accuracies
+    by_concept: dict[str, Accuracies]
+    by_level: dict[str, Accuracies]
+
+    def to_json(self) -> JsonObject:
+        return {**self.overall.to_json(),
+                "by_concept": {name: figures.to_json() for name, figures in self.by_concept.items()},
+                "by_level": {name: figures.to_json() for name, figures in self.by_level.items()}}
 
 
-def closed_form_summary(scored: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The figures over the closed-form questions among ``scored`` task properties, or None
-    when there are none (a Spider2-V run's summary stays as it was)."""
-    questions = [p for p in scored if is_closed_form(p)]
+def answer_names(task: TaskSummary) -> list[str]:
+    """The names of a closed-form question's sub-answers; none for any other task."""
+    return _names(task.facets.get("answer_names"))
+
+
+def concepts(task: TaskSummary) -> list[str]:
+    """The concepts a question tests (``?`` when its facets name none)."""
+    return _names(task.facets.get("concepts")) or ["?"]
+
+
+def _names(facet: JsonValue) -> list[str]:
+    return [str(name) for name in facet] if isinstance(facet, (list, tuple)) else []
+
+
+def closed_form_summary(scored: list[TaskSummary]) -> ClosedFormSummary | None:
+    """The figures over the closed-form questions among ``scored`` tasks, or None when there are
+    none (a Spider2-V run's summary stays as it was)."""
+    questions = [task for task in scored if answer_names(task)]
     if not questions:
         return None
-    summary = _figures(questions)
-    concepts: dict[str, list[dict[str, Any]]] = {}
-    levels: dict[str, list[dict[str, Any]]] = {}
-    for props in questions:
-        for concept in props["facets"].get("concepts") or ["?"]:
-            concepts.setdefault(str(concept), []).append(props)
-        levels.setdefault(str(props.get("difficulty") or "?"), []).append(props)
-    summary["by_concept"] = {name: _figures(group) for name, group in sorted(concepts.items())}
-    summary["by_level"] = {name: _figures(levels[name]) for name in _level_order(levels)}
-    return summary
+    by_concept: dict[str, list[TaskSummary]] = {}
+    levels: dict[str, list[TaskSummary]] = {}
+    for task in questions:
+        for concept in concepts(task):
+            by_concept.setdefault(concept, []).append(task)
+        levels.setdefault(task.difficulty or "?", []).append(task)
+    return ClosedFormSummary(_accuracies(questions),
+                             {name: _accuracies(group) for name, group in sorted(by_concept.items())},
+                             {name: _accuracies(levels[name]) for name in _level_order(levels)})
 
 
-def _level_order(levels: dict[str, Any]) -> list[str]:
+def _level_order(levels: dict[str, list[TaskSummary]]) -> list[str]:
     known = [name for name in ("easy", "medium", "hard") if name in levels]
     return known + sorted(set(levels) - set(known))
 
 
-def _verdicts(props: dict[str, Any]) -> list[bool]:
-    given = props.get("sub_answers") or {}
-    return [bool(given.get(name)) for name in props["facets"]["answer_names"]]
+def _verdicts(task: TaskSummary) -> list[bool]:
+    return [task.sub_answers.get(name, False) for name in answer_names(task)]
 
 
-def _figures(questions: list[dict[str, Any]]) -> dict[str, Any]:
-    verdicts = [_verdicts(p) for p in questions]
+def _accuracies(questions: list[TaskSummary]) -> Accuracies:
+    verdicts = [_verdicts(task) for task in questions]
     sub_questions = sum(len(v) for v in verdicts)
-    return {
-        "questions": len(questions),
-        "sub_questions": sub_questions,
-        "by_question": round(sum(all(v) for v in verdicts) / len(verdicts), 4),
-        "proportional_by_sub_question": round(sum(sum(v) / len(v) for v in verdicts) / len(verdicts), 4),
-        "uniform_by_sub_question": round(sum(sum(v) for v in verdicts) / sub_questions, 4),
-    }
+    return Accuracies(
+        questions=len(questions),
+        sub_questions=sub_questions,
+        by_question=round(sum(all(v) for v in verdicts) / len(verdicts), 4),
+        proportional_by_sub_question=round(sum(sum(v) / len(v) for v in verdicts) / len(verdicts), 4),
+        uniform_by_sub_question=round(sum(sum(v) for v in verdicts) / sub_questions, 4),
+    )
 
 
-def format_closed_form(summary: dict[str, Any]) -> list[str]:
+def format_closed_form(summary: ClosedFormSummary) -> list[str]:
     """The terminal text of the closed-form figures."""
+    overall = summary.overall
     lines = [
         "",
-        f"closed-form questions (InfiAgent-DABench accuracies): {summary['questions']} questions, "
-        f"{summary['sub_questions']} sub-questions",
-        *(f"  accuracy {label:<29} {summary[key]:>7.2%}" for key, label in ACCURACIES),
+        f"closed-form questions (InfiAgent-DABench accuracies): {overall.questions} questions, "
+        f"{overall.sub_questions} sub-questions",
+        *(f"  accuracy {label:<29} {value:>7.2%}" for label, value in zip(ACCURACY_LABELS, overall.figures)),
     ]
-    for title, groups in (("concept", summary["by_concept"]), ("level", summary["by_level"])):
+    for title, groups in (("concept", summary.by_concept), ("level", summary.by_level)):
         width = max(len(title) + 3, *(len(name) for name in groups))
         lines += ["", f"{'by ' + title:<{width}}  {'questions':>9}  {'by question':>11}  {'proportional':>12}  {'uniform':>7}"]
-        lines += [f"{name:<{width}}  {f['questions']:>9}  {f['by_question']:>11.1%}  "
-                  f"{f['proportional_by_sub_question']:>12.1%}  {f['uniform_by_sub_question']:>7.1%}"
+        lines += [f"{name:<{width}}  {f.questions:>9}  {f.by_question:>11.1%}  "
+                  f"{f.proportional_by_sub_question:>12.1%}  {f.uniform_by_sub_question:>7.1%}"
                   for name, f in groups.items()]
     return lines

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from datetime import datetime
 from html import escape
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 from pytest_spider2v.reports.images import jpeg_data_uri
-from pytest_spider2v.reports.summary import usage_totals
+from pytest_spider2v.reports.task_summary import usage_totals
+from pytest_spider2v.run.agent import ExecutionInfo
+from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import public_settings
+from pytest_spider2v.run.results import Attempt, MetricResult, ObservationFiles, Step, TaskResult, TaskTimings
 
 #: agent replies longer than this (characters or lines) are folded
 FOLD_CHARS = 600
@@ -36,64 +39,62 @@ STYLE = """<style>
 </style>"""
 
 
-def render_task(result: dict[str, Any], directory: Path, link_base: Path | None = None) -> str:
-    """The HTML fragment of one task record; ``result`` is its result.json, ``directory`` its folder.
+def render_task(result: TaskResult, directory: Path, link_base: Path | None = None) -> str:
+    """The HTML fragment of one task record; ``result`` is its result, ``directory`` its folder.
 
     Screenshots are embedded as downscaled JPEGs; each links to its full-size PNG, relative to
     ``link_base`` (the report's folder) when given, so the links keep working if the tree moves.
     """
     parts = [STYLE, '<div class="s2v">', _header(result)]
-    parts.append(_section("Instruction", f"<pre>{_e(result.get('instruction', ''))}</pre>"))
-    if result.get("stop_reason"):
-        parts.append(_section("Episode ended", f"<p>{_e(result['stop_reason'])}</p>"))
-    if result.get("detail"):
-        parts.append(_section("Detail", f"<pre>{_e(result['detail'])}</pre>"))
-    if result.get("answer") is not None:
-        parts.append(_section("Answer", f"<pre>{_e(result['answer'])}</pre>"))
-    parts.append(_evaluation(result.get("evaluation") or []))
+    parts.append(_section("Instruction", f"<pre>{_e(result.instruction)}</pre>"))
+    if result.stop_reason:
+        parts.append(_section("Episode ended", f"<p>{_e(result.stop_reason)}</p>"))
+    if result.detail:
+        parts.append(_section("Detail", f"<pre>{_e(result.detail)}</pre>"))
+    if result.answer is not None:
+        parts.append(_section("Answer", f"<pre>{_e(result.answer)}</pre>"))
+    parts.append(_evaluation(result.evaluation))
     parts.append(_watching(result))
-    parts.append(_attempts(result.get("attempts") or []))
-    parts.append(_timings(result.get("timings") or {}))
+    parts.append(_attempts(result.attempts))
+    parts.append(_timings(result.timings))
     parts.append(_usage(result))
-    parts.append(_settings(result.get("settings") or {}))
+    parts.append(_settings(result.settings))
     parts.append(_steps(result, directory, link_base))
     parts.append("</div>")
     return "".join(p for p in parts if p)
 
 
-def _watching(result: dict[str, Any]) -> str:
+def _watching(result: TaskResult) -> str:
     """Where the desktop could be watched while the task ran, and its video (played in the
     report's media panel), or why there was none."""
     rows = []
-    live = result.get("live_view") or {}
-    if live.get("url"):
-        mode = "view-only" if live.get("view_only", True) else "input enabled"
-        page = f' &middot; agent\'s page <a href="{escape(live["page"])}">{_e(live["page"])}</a>' if live.get("page") else ""
-        rows.append(["live view", f'<a href="{escape(live["url"])}">{_e(live["url"])}</a> ({mode}, while it ran){page}'])
-    elif live.get("error"):
-        rows.append(["live view", f'<span class="err">none: {_e(live["error"])}</span>'])
-    video = result.get("video") or {}
-    if video.get("file"):
-        seconds = video.get("seconds")
-        length = f", {seconds:.1f} s" if isinstance(seconds, (int, float)) else ""
-        problem = f'<pre class="err">{_e(video["problem"])}</pre>' if video.get("problem") else ""
-        rows.append(["video", f"{_e(video['file'])}{_e(length)} (in the media panel){problem}"])
-    elif video.get("error"):
-        rows.append(["video", f'<span class="err">none: {_e(video["error"])}</span>'])
+    live = result.live_view
+    if live is not None and live.url:
+        mode = "view-only" if live.view_only else "input enabled"
+        page = f' &middot; agent\'s page <a href="{escape(live.page)}">{_e(live.page)}</a>' if live.page else ""
+        rows.append(["live view", f'<a href="{escape(live.url)}">{_e(live.url)}</a> ({mode}, while it ran){page}'])
+    elif live is not None and live.error:
+        rows.append(["live view", f'<span class="err">none: {_e(live.error)}</span>'])
+    video = result.video
+    if video is not None and video.file:
+        length = f", {video.seconds:.1f} s" if video.seconds is not None else ""
+        problem = f'<pre class="err">{_e(video.problem)}</pre>' if video.problem else ""
+        rows.append(["video", f"{_e(video.file)}{_e(length)} (in the media panel){problem}"])
+    elif video is not None and video.error:
+        rows.append(["video", f'<span class="err">none: {_e(video.error)}</span>'])
     return _section("Watching", _table(["", ""], rows)) if rows else ""
 
 
-def _attempts(attempts: list[dict[str, Any]]) -> str:
+def _attempts(attempts: list[Attempt]) -> str:
     """Earlier attempts that an infrastructure fault ended (``--retries``): what went wrong, and
     the folder holding their steps."""
     if not attempts:
         return ""
-    rows = [[_e(a.get("attempt", "")), _e(a.get("steps", "")), _e(a.get("folder", "")),
-             f"<pre>{_e(a.get('detail', ''))}</pre>"] for a in attempts]
+    rows = [[_e(a.number), _e(a.step_count), _e(a.folder), f"<pre>{_e(a.detail)}</pre>"] for a in attempts]
     return _section("Retried attempts", _table(["attempt", "steps", "record folder", "fault"], rows))
 
 
-def _e(value: Any) -> str:
+def _e(value: object) -> str:
     return escape(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str))
 
 
@@ -107,33 +108,31 @@ def _table(header: list[str], rows: list[list[str]]) -> str:
     return f"<table><tr>{head}</tr>{body}</table>"
 
 
-def _header(result: dict[str, Any]) -> str:
-    status = str(result.get("status", ""))
-    score = result.get("score")
-    label = f"{result.get('app', '')}/{result.get('task_id', '')} [{result.get('variant', '')}]"
+def _header(result: TaskResult) -> str:
+    label = f"{result.app}/{result.task_id} [{result.variant}]"
     facts = ", ".join(
-        f"{name} {_e(result[key])}"
-        for name, key in (("category", "category"), ("difficulty", "difficulty"), ("interface", "interface"), ("agent", "agent"))
-        if result.get(key)
+        f"{name} {_e(value)}"
+        for name, value in (("category", result.category), ("difficulty", result.difficulty),
+                            ("interface", result.interface), ("agent", result.agent))
+        if value
     )
     return (
-        f"<h3>{_e(label)}</h3><p><b>Status</b> <span class=\"status-{_e(status)}\">{_e(status)}</span>"
-        f" &middot; <b>Score</b> {'&ndash;' if score is None else _e(score)}"
+        f"<h3>{_e(label)}</h3><p><b>Status</b> <span class=\"status-{_e(result.status)}\">{_e(result.status)}</span>"
+        f" &middot; <b>Score</b> {'&ndash;' if result.score is None else _e(result.score)}"
         f"{' &middot; ' + facts if facts else ''}</p>"
     )
 
 
-def _evaluation(evaluation: list[dict[str, Any]]) -> str:
+def _evaluation(evaluation: list[MetricResult]) -> str:
     if not evaluation:
         return ""
-    rows = [[_e(m.get("func", "")), _e(m.get("score")), f"<pre>{_e(m.get('detail', ''))}</pre>" + _parts(m)]
-            for m in evaluation]
+    rows = [[_e(m.func), _e(m.score), f"<pre>{_e(m.detail)}</pre>" + _parts(m.parts)] for m in evaluation]
     return _section("Evaluation", _table(["metric", "score", "detail"], rows))
 
 
-def _parts(entry: dict[str, Any]) -> str:
+def _parts(judged: tuple[JsonObject, ...]) -> str:
     """The verdict on each part a metric judged (a closed-form question's sub-answers)."""
-    parts = [p for p in entry.get("parts") or [] if "correct" in p]
+    parts = [p for p in judged if "correct" in p]
     if not parts:
         return ""
     rows = [[_e(p.get("name", "")), _e(p.get("expected", "")),
@@ -142,22 +141,20 @@ def _parts(entry: dict[str, Any]) -> str:
     return _table(["sub-answer", "expected", "given", "verdict"], rows)
 
 
-def _timings(timings: dict[str, Any]) -> str:
+def _timings(timings: TaskTimings) -> str:
     rows = []
-    for name, value in timings.items():
-        if name in ("started", "finished") and isinstance(value, (int, float)):
+    for name, value in timings.to_json().items():
+        if not isinstance(value, (int, float)):
+            continue
+        if name in ("started", "finished"):
             text = datetime.fromtimestamp(value).isoformat(sep=" ", timespec="seconds")
-        elif isinstance(value, (int, float)):
-            text = f"{value:.2f} s"
-        elif isinstance(value, list) and all(isinstance(v, (int, float)) for v in value):
-            text = f"{len(value)} values, {sum(value):.2f} s in all"
         else:
-            text = value if isinstance(value, str) else json.dumps(value, default=str)
+            text = f"{value:.2f} s"
         rows.append([_e(name), _e(text)])
     return _section("Timings", _table(["phase", "time"], rows)) if rows else ""
 
 
-def _usage(result: dict[str, Any]) -> str:
+def _usage(result: TaskResult) -> str:
     tokens, cost = usage_totals(result)
     if tokens is None and cost is None:
         return ""
@@ -167,29 +164,31 @@ def _usage(result: dict[str, Any]) -> str:
     return _section("Usage", _table(["", "total"], rows))
 
 
-def _settings(settings: dict[str, Any]) -> str:
+def _settings(settings: Mapping[str, object]) -> str:
     visible = public_settings(settings)
     if not visible:
         return ""
     return _section("Settings", f"<pre>{_e(json.dumps(visible, indent=1, ensure_ascii=False, default=str))}</pre>")
 
 
-def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+def _steps(result: TaskResult, directory: Path, link_base: Path | None) -> str:
     """One row per step: reply, action, its result and (for an environment with a screen) the
     screenshot after it; an environment without one gets no screenshot column."""
     rows = []
-    steps = result.get("steps", [])
-    first = result.get("initial_observation") or {"screenshot": "step_000.png"}
-    if (directory / first.get("screenshot", "")).is_file():
+    steps = result.steps
+    first = result.initial_observation
+    if first == ObservationFiles():  # a record from before the first observation was named
+        first = ObservationFiles(screenshot="step_000.png")
+    if (directory / (first.screenshot or "")).is_file():
         rows.append(["0", "&ndash;", "<i>initial observation</i>", "&ndash;", _observation(first, directory, link_base)])
-    screen = bool(rows) or any((s.get("observation") or {}).get("screenshot") for s in steps)
+    screen = bool(rows) or any(s.observation is not None and s.observation.screenshot for s in steps)
     for step in steps:
         rows.append([
-            _e(step.get("index", "")) + (f"<br><small>{step['duration']:.1f} s</small>" if isinstance(step.get("duration"), (int, float)) else ""),
-            _reply(step.get("response") or "") + _view(step, directory, link_base),
+            _e(step.index) + f"<br><small>{step.duration:.1f} s</small>",
+            _reply(step.response) + _view(step, directory, link_base),
             _action(step),
-            _info(step.get("info") or {}),
-            *([_observation(step.get("observation") or {}, directory, link_base)] if screen else []),
+            _info(step.info),
+            *([_observation(step.observation or ObservationFiles(), directory, link_base)] if screen else []),
         ])
     if not rows:
         return _section("Steps", "<p><i>no steps recorded</i></p>")
@@ -197,11 +196,11 @@ def _steps(result: dict[str, Any], directory: Path, link_base: Path | None) -> s
     return _section(f"Steps ({len(steps)})", _table(header, rows))
 
 
-def _view(step: dict[str, Any], directory: Path, link_base: Path | None) -> str:
+def _view(step: Step, directory: Path, link_base: Path | None) -> str:
     """The image the model was shown this turn (Set-of-Marks, scaled), when it was not the raw screen."""
-    if not step.get("view"):
+    if not step.view:
         return ""
-    return "<small>what the model saw:</small>" + _screenshot(directory / step["view"], link_base)
+    return "<small>what the model saw:</small>" + _screenshot(directory / step.view, link_base)
 
 
 def _reply(text: str) -> str:
@@ -218,9 +217,8 @@ def _folded(summary: str, text: str) -> str:
     return f"<details><summary>{summary} &hellip; ({len(text)} chars)</summary><pre>{_e(text)}</pre></details>"
 
 
-def _action(step: dict[str, Any]) -> str:
-    action = step.get("action")
-    kind = step.get("kind", "")
+def _action(step: Step) -> str:
+    action, kind = step.action, step.kind
     if action is None or isinstance(action, str):
         text = action or ""
     elif kind == "DONE" and action.get("answer") is not None:  # DONE carrying the final answer
@@ -254,25 +252,26 @@ def _pre(lines: list[str]) -> str:
     return "<pre>" + _e("\n".join(lines)) + "</pre>"
 
 
-def _info(info: dict[str, Any]) -> str:
+def _info(info: ExecutionInfo) -> str:
     if not info:
         return "&ndash;"
-    status = str(info.get("status", ""))
-    failed = status == "error" or info.get("returncode") not in (None, 0)
-    rc = f" (rc {_e(info['returncode'])})" if info.get("returncode") not in (None, 0) else ""
+    status = info.get("status", "")
+    returncode = info.get("returncode")
+    failed = status == "error" or returncode not in (None, 0)
+    rc = f" (rc {_e(returncode)})" if returncode not in (None, 0) else ""
     parts = [f'<span class="{"err" if failed else "ok"}">{_e(status or ("error" if failed else "ok"))}{rc}</span>']
     if info.get("output"):
-        parts.append(f"<pre>{_e(info['output'])}</pre>")
-    for key in ("error", "message"):
-        if info.get(key):
-            parts.append(f'<pre class="err">{_e(info[key])}</pre>')
+        parts.append(f"<pre>{_e(info.get('output'))}</pre>")
+    for message in (info.get("error"), info.get("message")):
+        if message:
+            parts.append(f'<pre class="err">{_e(message)}</pre>')
     return "".join(parts)
 
 
-def _observation(files: dict[str, str], directory: Path, link_base: Path | None) -> str:
+def _observation(files: ObservationFiles, directory: Path, link_base: Path | None) -> str:
     """The screenshot after a step, plus a link to the accessibility tree when one was observed."""
-    html = _screenshot(directory / files["screenshot"], link_base) if files.get("screenshot") else "<i>no screenshot</i>"
-    tree = files.get("accessibility_tree")
+    html = _screenshot(directory / files.screenshot, link_base) if files.screenshot else "<i>no screenshot</i>"
+    tree = files.accessibility_tree
     if tree and (directory / tree).is_file():
         html += f'<a href="{escape(relative_link(directory / tree, link_base))}" target="_blank">accessibility tree</a>'
     return html

@@ -21,8 +21,8 @@ def jpeg_data_uri(path: Path, max_width: int = MAX_WIDTH, quality: int = JPEG_QU
     from PIL import Image, UnidentifiedImageError
 
     try:
-        with Image.open(path) as image:
-            image = image.convert("RGB")
+        with Image.open(path) as opened:
+            image = opened.convert("RGB")
             if image.width > max_width:
                 height = max(1, round(image.height * max_width / image.width))
                 image = image.resize((max_width, height), Image.Resampling.LANCZOS)

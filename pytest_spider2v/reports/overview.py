@@ -11,10 +11,10 @@ the report must open anywhere, without fetching a charting library.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
-from pytest_spider2v.reports.closed_form import ACCURACIES
-from pytest_spider2v.reports.summary import GROUPS, spending, wall_time
+from pytest_spider2v.reports.closed_form import ACCURACY_LABELS, Accuracies, ClosedFormSummary
+from pytest_spider2v.reports.summary import GroupFigures, ReplayComparison, RunSummary, spending, wall_time
+from pytest_spider2v.reports.task_summary import GROUPINGS
 
 STYLE = """<style>
 .s2v-overview{font-size:13px;margin:0 0 16px}.s2v-overview h3{margin:14px 0 4px;font-size:14px}
@@ -27,47 +27,47 @@ STYLE = """<style>
 LABEL, BAR, ROW, TOP, VALUE = 180, 240, 20, 18, 52
 
 
-def render_overview(summary: dict[str, Any]) -> str:
+def render_overview(summary: RunSummary) -> str:
     """The HTML section for the top of the report."""
     parts = [STYLE, '<section id="spider2v-overview" class="s2v-overview">', _headline(summary)]
-    if summary.get("replay"):
-        parts.append(_replay(summary["replay"]))
-    spent = [column for column in ("tokens", "cost") if summary.get(column) is not None]
-    for title, _ in GROUPS:
-        groups = summary.get(f"by_{title}") or {}
+    if summary.replay is not None:
+        parts.append(_replay(summary.replay))
+    spent = [column for column in ("tokens", "cost") if summary.overall.spent(column) is not None]
+    for title in GROUPINGS:
+        groups = summary.groups[title]
         if groups:
             parts.append(f'<div id="spider2v-by-{escape(title)}"><h3>by {escape(title)}</h3><div class="group">'
                          f"{_table(title, groups, spent)}"
-                         f"{bar_chart(f'success rate by {title}', [(n, f['success_rate']) for n, f in groups.items()])}"
+                         f"{bar_chart(f'success rate by {title}', [(n, f.success_rate) for n, f in groups.items()])}"
                          "</div></div>")
-    if summary.get("closed_form"):
-        parts.append(_closed_form(summary["closed_form"]))
+    if summary.closed_form is not None:
+        parts.append(_closed_form(summary.closed_form))
     parts.append("</section>")
     return "".join(parts)
 
 
-def _headline(summary: dict[str, Any]) -> str:
-    rate = summary.get("success_rate")
-    facts = [f"passed {summary.get('passed', 0)}"]
-    if summary.get("tokens") is not None:
-        facts.append(f"tokens {spending('tokens', summary['tokens'])}")
-    if summary.get("cost") is not None:
-        facts.append(f"cost {spending('cost', summary['cost'])}")
-    if summary.get("seconds") is not None:
-        facts.append(f"wall time {wall_time(summary['seconds'])} (summed over tasks)")
-    errors, skipped = len(summary.get("errors") or []), len(summary.get("skipped") or [])
+def _headline(summary: RunSummary) -> str:
+    overall = summary.overall
+    facts = [f"passed {overall.passed}"]
+    if overall.tokens is not None:
+        facts.append(f"tokens {spending('tokens', overall.tokens)}")
+    if overall.cost is not None:
+        facts.append(f"cost {spending('cost', overall.cost)}")
+    if overall.seconds is not None:
+        facts.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
+    errors, skipped = len(summary.errors), len(summary.skipped)
     apart = f" ({errors} errors and {skipped} skipped, not counted as 0)" if errors or skipped else ""
-    return (f'<p class="headline"><b>Success rate {_rate(rate)}</b> over {summary.get("scored", 0)} scored tasks of '
-            f"{summary.get('total', 0)}{apart} &middot; {escape(' · '.join(facts))}</p>")
+    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.scored} scored '
+            f"tasks of {overall.total}{apart} &middot; {escape(' · '.join(facts))}</p>")
 
 
-def _table(title: str, groups: dict[str, dict[str, Any]], spent: list[str]) -> str:
+def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str:
     head = [title, "tasks", "scored", "success", "passed", "errors", "skipped", *spent, "wall time"]
     cells = "".join(f'<th{"" if i == 0 else " class=num"}>{escape(h)}</th>' for i, h in enumerate(head))
     rows = []
     for name, f in groups.items():
-        values = [str(f["total"]), str(f["scored"]), _rate(f["success_rate"]), str(f["passed"]), str(f["errors"]),
-                  str(f["skipped"]), *(spending(c, f.get(c)) for c in spent), wall_time(f.get("seconds"))]
+        values = [str(f.total), str(f.scored), _rate(f.success_rate), str(f.passed), str(f.errors),
+                  str(f.skipped), *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
         rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
                     + "</tr>")
     return f'<table class="by-{escape(title)}"><tr>{cells}</tr>{"".join(rows)}</table>'
@@ -99,25 +99,25 @@ def bar_chart(title: str, rows: list[tuple[str, float | None]]) -> str:
     return "".join(parts)
 
 
-def _replay(replay: dict[str, Any]) -> str:
-    runs = escape(", ".join(replay["runs"]))
-    changed = replay["changed"]
+def _replay(replay: ReplayComparison) -> str:
+    runs = escape(", ".join(replay.runs))
+    changed = replay.changed
     if not changed:
-        return f"<h3>Replay of {runs}</h3><p>{replay['tasks']} tasks replayed: every outcome as recorded.</p>"
-    rows = "".join(f'<tr><td>{escape(c["nodeid"])}</td><td class="num">{escape(c["recorded"])}</td>'
-                   f'<td class="num changed">{escape(c["now"])}</td></tr>' for c in changed)
-    return (f"<h3>Replay of {runs}: {len(changed)} of {replay['tasks']} outcomes changed</h3>"
+        return f"<h3>Replay of {runs}</h3><p>{replay.tasks} tasks replayed: every outcome as recorded.</p>"
+    rows = "".join(f'<tr><td>{escape(c.nodeid)}</td><td class="num">{escape(c.recorded)}</td>'
+                   f'<td class="num changed">{escape(c.now)}</td></tr>' for c in changed)
+    return (f"<h3>Replay of {runs}: {len(changed)} of {replay.tasks} outcomes changed</h3>"
             f'<table class="replay-changed"><tr><th>task</th><th class=num>recorded</th><th class=num>now</th></tr>'
             f"{rows}</table>")
 
 
-def _closed_form(figures: dict[str, Any]) -> str:
-    head = "".join(f"<th class=num>{escape(label)}</th>" for _, label in ACCURACIES)
-    rows = [("all questions", figures)]
-    rows += [(f"concept: {name}", f) for name, f in figures["by_concept"].items()]
-    rows += [(f"level: {name}", f) for name, f in figures["by_level"].items()]
-    body = "".join(f"<tr><td>{escape(name)}</td><td class=num>{f['questions']}</td>"
-                   + "".join(f"<td class=num>{f[key]:.1%}</td>" for key, _ in ACCURACIES) + "</tr>" for name, f in rows)
+def _closed_form(summary: ClosedFormSummary) -> str:
+    head = "".join(f"<th class=num>{escape(label)}</th>" for label in ACCURACY_LABELS)
+    rows: list[tuple[str, Accuracies]] = [("all questions", summary.overall)]
+    rows += [(f"concept: {name}", f) for name, f in summary.by_concept.items()]
+    rows += [(f"level: {name}", f) for name, f in summary.by_level.items()]
+    body = "".join(f"<tr><td>{escape(name)}</td><td class=num>{f.questions}</td>"
+                   + "".join(f"<td class=num>{value:.1%}</td>" for value in f.figures) + "</tr>" for name, f in rows)
     return ("<h3>closed-form questions (InfiAgent-DABench accuracies)</h3>"
             f'<table class="closed-form"><tr><th></th><th class=num>questions</th>{head}</tr>{body}</table>')
 

@@ -2,13 +2,15 @@
 
 Task items carry their record in ``item.stash[RECORD]``. On the worker that ran a task, the
 report carrying its outcome gets the rendered record (``report.extras``) and a
-``("spider2v", {...})`` user property; both travel to the xdist controller with the report, which
-is where the summary is aggregated, printed and written. Nothing here touches an environment.
+``("spider2v", {...})`` user property (a :class:`~.task_summary.TaskSummary` as JSON); both travel
+to the xdist controller with the report, which is where the summary is aggregated, printed and
+written. Nothing here touches an environment.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -19,9 +21,11 @@ from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
 from pytest_spider2v.plugin.workers import is_worker
 from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.overview import render_overview
-from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, format_summary, summarize, task_properties
+from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, format_summary, summarize
+from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.video import video_extra
 from pytest_spider2v.run.records import write_json_atomic
+from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.model import Task
 
 SUMMARY_FILE = "summary.json"
@@ -31,7 +35,7 @@ _ANNOTATED = pytest.StashKey[bool]()
 
 def pytest_configure(config: pytest.Config) -> None:
     if not is_worker(config):  # xdist workers only produce reports; the controller sums up
-        config.pluginmanager.register(RunSummary(config), "spider2v-reports-summary")
+        config.pluginmanager.register(RunSummaryPlugin(config), "spider2v-reports-summary")
 
 
 @pytest.hookimpl(wrapper=True)
@@ -53,7 +57,7 @@ def _carries_outcome(item: pytest.Item, report: pytest.TestReport) -> bool:
     return True
 
 
-def _status(recorded: Any, report: pytest.TestReport) -> str:
+def _status(recorded: str | None, report: pytest.TestReport) -> str:
     """The record's status once final; a record left ``running`` ended abnormally (error)."""
     if recorded in ENDED_STATUSES:
         return str(recorded)
@@ -64,28 +68,28 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
     record = item.stash.get(RECORD, None)
     task = item.stash.get(TASK, None)
     if record is not None:
-        result = {**record.result.to_json(), "nodeid": item.nodeid, "status": _status(record.result.status, report)}
+        result = replace(record.result, nodeid=item.nodeid, status=_status(record.result.status, report))
         html_path = item.config.getoption("htmlpath", default=None)
         if html_path:
-            from pytest_html import extras
+            # pytest-html ships no types, and tox type-checks without it
+            from pytest_html import extras  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
             # resolved as pytest-html resolves it, so screenshot links are relative to the page
             link_base = (Path.cwd() / Path(os.path.expandvars(html_path)).expanduser()).parent
             added = [extras.html(render_task(result, record.directory, link_base))]
             video = video_extra(result, record.directory, link_base,
                                 bool(item.config.getoption("self_contained_html", default=False)))
-            report.extras = [*getattr(report, "extras", []), *added, *([video] if video else [])]
+            extras_so_far = getattr(report, "extras", [])
+            # pytest-html reads them from an attribute of its own on the report
+            report.extras = [*extras_so_far, *added, *([video] if video else [])]  # type: ignore[attr-defined]
     elif isinstance(task, Task):  # ended before its record was started (e.g. an unavailable agent)
-        result = {
-            "nodeid": item.nodeid, "task_id": task.id, "app": task.app, "apps": list(task.spec.related_apps),
-            "category": task.category, "difficulty": task.difficulty, "interface": task.interface,
-            "variant": task.variant, "status": _status(None, report),
-        }
+        # never written: only its summary travels, which names no agent and no settings
+        result = replace(TaskResult.of_task(task, item.nodeid, agent="", settings={}), status=_status(None, report))
     else:
         return
-    if not result.get("detail"):
-        result["detail"] = _reason(report)
-    prop = (PROPERTY, task_properties(result))
+    if not result.detail:
+        result = replace(result, detail=_reason(report))
+    prop = (PROPERTY, TaskSummary.of(result).to_json())
     # item.user_properties is what later reports (teardown, read by --junitxml) are built from
     item.user_properties.append(prop)
     if report.user_properties is not item.user_properties:
@@ -100,27 +104,17 @@ def _reason(report: pytest.TestReport) -> str:
     return str(crash.message) if crash is not None else ""
 
 
-def task_label(props: dict[str, Any]) -> str:
-    return f"{props.get('app', '')}/{props.get('task_id', '')} [{props.get('variant', '')}]"
-
-
-def score_text(props: dict[str, Any]) -> str:
-    """The score, or the status when the task has none (error, skipped)."""
-    score = props.get("score")
-    return str(props.get("status", "")) if score is None else f"{score:.2f}"
-
-
-class RunSummary:
-    """Controller-side: collects task properties from reports and sums up the run."""
+class RunSummaryPlugin:
+    """Controller-side: collects the tasks' summaries from reports and sums up the run."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.entries: dict[str, dict[str, Any]] = {}
+        self.entries: dict[str, TaskSummary] = {}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
             if name == PROPERTY and isinstance(value, dict):
-                self.entries[report.nodeid] = value
+                self.entries[report.nodeid] = TaskSummary.from_json(value)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_report_title(self, report: Any) -> None:
@@ -141,14 +135,14 @@ class RunSummary:
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_row(self, report: Any, cells: list[str]) -> None:
-        props = self.entries.get(getattr(report, "nodeid", ""))
-        cells.insert(2, f'<td class="col-task">{escape(task_label(props)) if props else ""}</td>')
-        cells.insert(3, f'<td class="col-score">{escape(score_text(props)) if props else ""}</td>')
+        task = self.entries.get(getattr(report, "nodeid", ""))
+        cells.insert(2, f'<td class="col-task">{escape(task.label) if task else ""}</td>')
+        cells.insert(3, f'<td class="col-score">{escape(task.score_text) if task else ""}</td>')
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         run_dir = self.config.stash.get(RUN_DIR, None)
         if run_dir is not None and self.entries:
-            write_json_atomic(run_dir / SUMMARY_FILE, summarize(self.entries.values()))
+            write_json_atomic(run_dir / SUMMARY_FILE, summarize(self.entries.values()).to_json())
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         # --validate items check tasks, not an agent: success rates over them would mislead

@@ -9,29 +9,31 @@ results folder already holds the file, and copying it would double what a run le
 from __future__ import annotations
 
 import base64
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pytest_spider2v.reports.html import relative_link
+from pytest_spider2v.run.results import TaskResult
 
 #: The largest video a self-contained report embeds (base64 adds a third): a few minutes of a
 #: mostly still desktop at a few frames a second.
 EMBED_LIMIT = 32 * 2**20
 
 
-def video_extra(result: dict[str, Any], directory: Path, link_base: Path | None,
-                self_contained: bool) -> dict[str, Any] | None:
+def video_extra(result: TaskResult, directory: Path, link_base: Path | None,
+                self_contained: bool) -> Mapping[str, Any] | None:
     """pytest-html's video extra for the record's video, or None when it has none."""
-    from pytest_html import extras
+    # pytest-html ships no types, and tox type-checks without it
+    from pytest_html import extras  # type: ignore[import-untyped, import-not-found, unused-ignore]
 
-    name = (result.get("video") or {}).get("file")
-    path = directory / name if name else None
-    if path is None or not path.is_file():
+    video = result.video
+    path = directory / video.file if video is not None and video.file else None
+    if video is None or path is None or not path.is_file():
         return None
     if self_contained and path.stat().st_size <= EMBED_LIMIT:
         content = base64.b64encode(path.read_bytes()).decode("ascii")
     else:
         content = relative_link(path, link_base)
-    seconds = result["video"].get("seconds")
-    label = f"episode video ({seconds:.0f} s)" if isinstance(seconds, (int, float)) else "episode video"
+    label = f"episode video ({video.seconds:.0f} s)" if video.seconds is not None else "episode video"
     return dict(extras.video(content, name=label))

@@ -76,6 +76,10 @@ PARAMETERS: dict[str, tuple[str, ...]] = {
 }
 
 
+#: A ``computer_13`` action's parameters as the model gave them: anything, until checked here.
+Parameters = Mapping[str, object]
+
+
 class ActionError(ValueError):
     """An action the harness refuses to run; the message is meant for the model to read."""
 
@@ -134,7 +138,7 @@ def map_point(x: float, y: float, from_size: tuple[int, int], to_size: tuple[int
 # -- validation helpers ----------------------------------------------------------------------
 
 
-def _parameters(action: Mapping[str, Any]) -> dict[str, Any]:
+def _parameters(action: Mapping[str, Any]) -> Parameters:
     if "parameters" in action:
         nested = action["parameters"]
         if nested is None:
@@ -145,7 +149,7 @@ def _parameters(action: Mapping[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in action.items() if key != "action_type"}
 
 
-def _number(action_type: str, name: str, value: Any, upper: int) -> int | float:
+def _number(action_type: str, name: str, value: object, upper: int) -> int | float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ActionError(f"{action_type}: {name} must be a number, got {value!r}")
     if not 0 <= value <= upper:
@@ -153,7 +157,7 @@ def _number(action_type: str, name: str, value: Any, upper: int) -> int | float:
     return value
 
 
-def _point(action_type: str, params: dict[str, Any], screen: tuple[int, int], required: bool) -> str | None:
+def _point(action_type: str, params: Parameters, screen: tuple[int, int], required: bool) -> str | None:
     """``"x, y"`` validated against the screen, or None when both are absent and optional."""
     has_x, has_y = "x" in params, "y" in params
     if not has_x and not has_y and not required:
@@ -165,7 +169,7 @@ def _point(action_type: str, params: dict[str, Any], screen: tuple[int, int], re
     return f"{x}, {y}"
 
 
-def _button(action_type: str, params: dict[str, Any]) -> str | None:
+def _button(action_type: str, params: Parameters) -> str | None:
     if "button" not in params:
         return None
     button = params["button"]
@@ -174,7 +178,7 @@ def _button(action_type: str, params: dict[str, Any]) -> str | None:
     return button
 
 
-def _key(action_type: str, key: Any) -> str:
+def _key(action_type: str, key: object) -> str:
     if not isinstance(key, str) or key.lower() not in KEYBOARD_KEYS:
         raise ActionError(
             f"{action_type}: {key!r} is not a pyautogui key name (e.g. 'enter', 'ctrl', 'a', 'f5', 'pagedown')"
@@ -182,7 +186,7 @@ def _key(action_type: str, key: Any) -> str:
     return key
 
 
-def _required(action_type: str, params: dict[str, Any], name: str) -> Any:
+def _required(action_type: str, params: Parameters, name: str) -> object:
     if name not in params:
         raise ActionError(f"{action_type}: parameter {name!r} is required")
     return params[name]
@@ -191,7 +195,7 @@ def _required(action_type: str, params: dict[str, Any], name: str) -> Any:
 # -- translators (one per action type; the emitted calls are the original controller's) ---------
 
 
-def _move_to(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _move_to(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     point = _point(action_type, params, screen, required=False)
     if point is None:
         return "pyautogui.moveTo()"
@@ -200,7 +204,7 @@ def _move_to(action_type: str, params: dict[str, Any], screen: tuple[int, int], 
     return f"pyautogui.moveTo({point}, {duration}, {easing})"
 
 
-def _click(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _click(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     arguments = []
     button = _button(action_type, params)
     if button is not None:
@@ -215,46 +219,46 @@ def _click(action_type: str, params: dict[str, Any], screen: tuple[int, int], rn
     return f"pyautogui.click({', '.join(arguments)})"
 
 
-def _mouse_button(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _mouse_button(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     function = "mouseDown" if action_type == "MOUSE_DOWN" else "mouseUp"
     button = _button(action_type, params)
     return f"pyautogui.{function}(button={button!r})" if button else f"pyautogui.{function}()"
 
 
-def _point_click(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _point_click(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     function = "rightClick" if action_type == "RIGHT_CLICK" else "doubleClick"
     if _point(action_type, params, screen, required=False) is None:
         return f"pyautogui.{function}()"
     return f"pyautogui.{function}(x={params['x']}, y={params['y']})"
 
 
-def _drag_to(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _drag_to(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     point = _point(action_type, params, screen, required=True)
     return f"pyautogui.dragTo({point}, duration=1.0, button='left', mouseDownUp=True)"
 
 
-def _scroll(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _scroll(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     clicks = _required(action_type, params, "clicks")
     if isinstance(clicks, bool) or not isinstance(clicks, int):
         raise ActionError(f"{action_type}: clicks must be an integer (positive scrolls up), got {clicks!r}")
     return f"pyautogui.scroll({clicks})"
 
 
-def _typing(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _typing(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     text = _required(action_type, params, "text")
     if not isinstance(text, str):
         raise ActionError(f"{action_type}: text must be a string, got {text!r}")
     return f"pyautogui.typewrite({text!r})"
 
 
-def _key_action(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _key_action(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     function = {"PRESS": "press", "KEY_DOWN": "keyDown", "KEY_UP": "keyUp"}[action_type]
     key = _key(action_type, _required(action_type, params, "key"))
     # repr(), not the original's '{key}': the key "'" would otherwise produce broken code.
     return f"pyautogui.{function}({key!r})"
 
 
-def _hotkey(action_type: str, params: dict[str, Any], screen: tuple[int, int], rng: Any) -> str:
+def _hotkey(action_type: str, params: Parameters, screen: tuple[int, int], rng: Any) -> str:
     keys = _required(action_type, params, "keys")
     if not isinstance(keys, list) or not keys:
         raise ActionError(f"{action_type}: keys must be a non-empty list of key names, got {keys!r}")

@@ -11,8 +11,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import Any, TypedDict, Union
 
+from pytest_spider2v.run.json_values import JsonObject, number, text
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
 
@@ -23,12 +24,24 @@ Action = Union[str, dict[str, Any]]
 SPECIAL_ACTIONS = ("WAIT", "FAIL", "DONE")
 
 
+class ExecutionInfo(TypedDict, total=False):
+    """What running an action gave, in the original ``/execute`` reply shape (agents and
+    trajectories of the original read it): ``status``, ``output``, ``error`` and ``returncode``
+    for an action that ran; ``status`` "error" and a ``message`` for one that could not."""
+
+    status: str
+    output: str
+    error: str
+    returncode: int
+    message: str
+
+
 @dataclass(frozen=True)
 class Observation:
     screenshot: bytes | None  #: PNG; None for an environment without a screen
     accessibility_tree: str | None = None
-    #: execution results (original ``/execute`` reply shape) of the previous turn's actions
-    infos: tuple[dict[str, Any], ...] = ()
+    #: execution results of the previous turn's actions
+    infos: tuple[ExecutionInfo, ...] = ()
 
 
 @dataclass
@@ -63,6 +76,13 @@ class RecordedOutcome:
     agent: str  #: the agent that ran it
     status: str
     score: float | None
+
+    def to_json(self) -> JsonObject:
+        return {"run": self.run, "agent": self.agent, "status": self.status, "score": self.score}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> RecordedOutcome:
+        return cls(text(data, "run"), text(data, "agent"), text(data, "status"), number(data, "score"))
 
 
 class Agent(ABC):
@@ -111,7 +131,7 @@ def action_kind(action: Action) -> str:
     return "code"
 
 
-def done_with_answer(text: str) -> dict[str, Any]:
+def done_with_answer(text: str) -> dict[str, str]:
     """DONE carrying the final answer: the episode ends and evaluators read ``text`` (the
     ``final_answer`` getter), as the task's question asked."""
     return {"action_type": "DONE", "answer": text}

@@ -13,13 +13,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.run.actions import ActionError, computer13_to_code
-from pytest_spider2v.run.agent import Action, Agent, Observation, action_kind, answer_of
+from pytest_spider2v.run.agent import Action, Agent, ExecutionInfo, Observation, action_kind, answer_of
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.results import Step, StepTimings
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.run.threads import leave_signals_to_main_thread
 
@@ -84,7 +85,7 @@ def first_observation(env: Environment, with_tree: bool) -> Observation:
     return observation
 
 
-def execute(env: Environment, action: Action) -> dict[str, Any]:
+def execute(env: Environment, action: Action) -> ExecutionInfo:
     """Run one non-special action; returns the original ``/execute`` reply shape.
 
     A computer_13 dict is validated and translated to pyautogui code first; an invalid one is
@@ -94,8 +95,8 @@ def execute(env: Environment, action: Action) -> dict[str, Any]:
         try:
             action = computer13_to_code(action)
         except ActionError as exc:
-            return {"status": "error", "message": str(exc)}
-    return env.run_python(action).as_info()
+            return ExecutionInfo(status="error", message=str(exc))
+    return cast(ExecutionInfo, env.run_python(action).as_info())  # as_info gives exactly that shape
 
 
 def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Observation,
@@ -115,10 +116,10 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
         record.add_usage(turn.usage)
         view = record.view(turn_number, turn.view) if turn.view else None
         if not turn.actions:
-            record.step({"index": index + 1, "turn": turn_number, "response": turn.response, "action": None,
-                         "kind": "none", "info": {"status": "error", "message": "no valid action in the reply"},
-                         "duration": 0.0, "think": round(think, 4), "usage": turn.usage, "prompt": turn.prompt, "view": view})
-        infos: list[dict[str, Any]] = []
+            record.step(Step(index + 1, turn_number, turn.response, None, "none",
+                             ExecutionInfo(status="error", message="no valid action in the reply"), duration=0.0,
+                             think=round(think, 4), usage=turn.usage, prompt=turn.prompt, view=view))
+        infos: list[ExecutionInfo] = []
         for position, action in enumerate(turn.actions):
             first_of_turn = position == 0
             index += 1
@@ -127,7 +128,7 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             if kind == "code":
                 info = execute(ctx.env, action)
             else:
-                info = {"status": "success", "output": "", "error": "", "returncode": 0}
+                info = ExecutionInfo(status="success", output="", error="", returncode=0)
             executed = time.monotonic()
             if kind == "WAIT":
                 time.sleep(settings.sleep_after_action)
@@ -135,13 +136,14 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
                 time.sleep(settings.sleep_after_action)
             observation, observed = observe(ctx.env, agent.needs_accessibility_tree)
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
-            timings = {"execute": round(executed - started, 4), "observe": observed}
             answer = answer_of(action)
-            record.step({"index": index, "turn": turn_number, "response": turn.response, "action": action,
-                         "kind": kind, "info": info, "duration": round(time.monotonic() - started, 4), "timings": timings,
-                         "think": round(think, 4) if first_of_turn else 0.0, "observation": files,
-                         "usage": turn.usage if first_of_turn else {}, "prompt": turn.prompt if first_of_turn else [],
-                         "view": view if first_of_turn else None, **({"answer": answer} if answer is not None else {})})
+            record.step(Step(index, turn_number, turn.response, action, kind, info,
+                             duration=round(time.monotonic() - started, 4),
+                             think=round(think, 4) if first_of_turn else 0.0,
+                             usage=turn.usage if first_of_turn else {}, prompt=turn.prompt if first_of_turn else [],
+                             view=view if first_of_turn else None,
+                             timings=StepTimings(round(executed - started, 4), observed), observation=files,
+                             answer=answer))
             if answer is not None:
                 record.answered(answer)
             infos.append(info)

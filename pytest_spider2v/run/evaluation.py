@@ -14,7 +14,7 @@ misleading failure.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +23,7 @@ from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import Scored, Unavailable, getters, metrics, setup_steps
 from pytest_spider2v.run.agent import action_kind
 from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.results import MetricResult
 from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec, StepSpec
 
 
@@ -30,7 +31,7 @@ from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec, StepSpec
 class Evaluation:
     score: float
     detail: str
-    metrics: list[dict[str, Any]] = field(default_factory=list)
+    metrics: list[MetricResult] = field(default_factory=list)
 
 
 def run_steps(ctx: TaskContext, steps: list[StepSpec]) -> None:
@@ -50,15 +51,15 @@ def evaluate(ctx: TaskContext) -> Evaluation:
     if last == "FAIL":
         return Evaluation(0.0, "the agent gave up (FAIL)")
 
-    results: list[dict[str, Any]] = []
+    results: list[MetricResult] = []
     for i, name in enumerate(funcs):
         result = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {})
         results.append(result)
-        if ev.conj == "and" and result["score"] == 0:
+        if ev.conj == "and" and result.score == 0:
             return Evaluation(0.0, _describe(results), results)
-        if ev.conj == "or" and result["score"] == 1:
+        if ev.conj == "or" and result.score == 1:
             return Evaluation(1.0, _describe(results), results)
-    scores = [r["score"] for r in results]
+    scores = [r.score for r in results]
     score = sum(scores) / len(scores) if ev.conj == "and" else max(scores)
     return Evaluation(score, _describe(results), results)
 
@@ -68,15 +69,15 @@ def _nth(slot: Any, i: int) -> Any:
 
 
 def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, expected_spec: GetterSpec | None,
-                options: dict[str, Any]) -> dict[str, Any]:
-    """The metric's entry of the record: func, score, detail (and the parts of a :class:`Scored`)."""
+                options: Mapping[str, Any]) -> MetricResult:
+    """The metric's verdict: its score and why (and the parts of a :class:`Scored`)."""
     metric = metrics.get(name)
     try:
         result = _fetch(ctx, result_spec)
         expected = _fetch(ctx, expected_spec)
     except FileNotFoundError as exc:
-        return {"func": name, "score": 0.0, "detail": f"file not found: {exc}"}
-    parts: tuple[dict[str, Any], ...] = ()
+        return MetricResult(name, 0.0, f"file not found: {exc}")
+    parts: tuple[Mapping[str, Any], ...] = ()
     with _captured_logs(metric.__module__.split(".")[0]) as lines:
         try:
             value = metric(result, **options) if expected_spec is None else metric(result, expected, **options)
@@ -90,11 +91,8 @@ def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, exp
         parts = value.parts
         value = value.score
     score = float(value or 0.0)
-    entry: dict[str, Any] = {"func": name, "score": score,
-                             "detail": "; ".join(lines) or ("matched" if score == 1 else "did not match")}
-    if parts:
-        entry["parts"] = [dict(part) for part in parts]
-    return entry
+    return MetricResult(name, score, "; ".join(lines) or ("matched" if score == 1 else "did not match"),
+                        tuple(dict(part) for part in parts))
 
 
 def _fetch(ctx: TaskContext, spec: GetterSpec | None) -> Any:
@@ -104,8 +102,8 @@ def _fetch(ctx: TaskContext, spec: GetterSpec | None) -> Any:
     return getters.get(spec.type)(ctx, data)
 
 
-def _describe(results: list[dict[str, Any]]) -> str:
-    return " | ".join(f"{r['func']} = {r['score']:g} ({r['detail']})" for r in results)
+def _describe(results: list[MetricResult]) -> str:
+    return " | ".join(f"{r.func} = {r.score:g} ({r.detail})" for r in results)
 
 
 @contextmanager

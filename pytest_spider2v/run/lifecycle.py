@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -188,9 +189,8 @@ class TaskRun:
         except Unavailable as exc:
             self.skip(str(exc))
         self._agent = agent
-        earlier = agent.replays
-        if earlier is not None:
-            self.record.replaying(earlier.run, earlier.agent, earlier.status, earlier.score)
+        if agent.replays is not None:
+            self.record.replaying(agent.replays)
         while True:
             ctx = self.context()
             try:
@@ -212,7 +212,8 @@ class TaskRun:
         record, started = self.record, time.monotonic()
         first = first_observation(ctx.env, agent.needs_accessibility_tree)
         record.first_observation(first.screenshot, first.accessibility_tree)
-        record.time("reset", record.seconds("restore") + record.seconds("setup") + time.monotonic() - started)
+        timings = record.result.timings
+        record.time("reset", timings.seconds("restore") + timings.seconds("setup") + time.monotonic() - started)
         with recording(ctx.env, record) if self.settings.record_video else nullcontext():
             started = time.monotonic()
             episode = run_episode(ctx, agent, record, first, agent.episode_settings(self.settings.episode))
@@ -241,6 +242,12 @@ class TaskRun:
         """Skip the task, and record why."""
         self.record.finish("skipped", None, reason)
         pytest.skip(reason)
+
+    def fail(self, message: str) -> NoReturn:
+        """Fail the task without a score, and record why: a check of the task itself (two resets
+        that differ) failed before any agent ran."""
+        self.record.finish("failed", None, message)
+        pytest.fail(message, pytrace=False)
 
 
 def _acquire(provider: Provider, snapshot: str) -> Environment:

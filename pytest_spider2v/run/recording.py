@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from pytest_spider2v.environments.base import Environment
-from pytest_spider2v.run.records import VIDEO_FILE, TaskRecord
+from pytest_spider2v.run.records import TaskRecord
 
 log = logging.getLogger(__name__)
 
@@ -53,9 +53,8 @@ def _fetch(env: Environment, record: TaskRecord) -> None:
     if not data:
         _lost(record, "the recorder left no file" + (f": {complaints}" if complaints else ""))
         return
-    (record.directory / VIDEO_FILE).write_bytes(data)
     seconds = stopped.get("seconds")
-    record.recorded_video(float(seconds) if isinstance(seconds, (int, float)) else None, complaints)
+    record.recorded_video(data, float(seconds) if isinstance(seconds, (int, float)) else None, complaints)
 
 
 def _lost(record: TaskRecord, reason: str) -> None:

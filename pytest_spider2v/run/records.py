@@ -7,23 +7,37 @@ video, with ``--record-video``) and ``cache/`` (files the getters fetched). An a
 ``attempt_N/``. ``result.json`` is rewritten atomically after every change, so an interrupted run
 keeps everything up to its last finished step.
 
-:class:`TaskResult` is what ``result.json`` holds; :class:`TaskRecord` is its only writer, one
-named method per event of a task's life, so no other module edits the result's fields.
+:class:`TaskRecord` is a record's only writer, one named method per event of a task's life, so
+no other module edits the result's fields; what it writes is the typed
+:class:`~pytest_spider2v.run.results.TaskResult` (:mod:`pytest_spider2v.run.results`).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import re
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_spider2v.run.agent import RecordedOutcome
+from pytest_spider2v.run.json_values import JsonObject
+from pytest_spider2v.run.results import (
+    Attempt,
+    LiveView,
+    MetricResult,
+    ObservationFiles,
+    Phase,
+    Step,
+    TaskResult,
+    TaskTimings,
+    Video,
+)
 from pytest_spider2v.tasks.model import Task
 
 #: Setting names that may hold a secret (API keys, tokens, passwords): never written in clear.
@@ -33,7 +47,6 @@ MASKED = "***"
 RESULT_FILE = "result.json"
 TRAJECTORY_FILE = "trajectory.jsonl"
 VIDEO_FILE = "episode.mp4"
-FINAL_STATUSES = ("passed", "failed")
 #: Files of one attempt (moved aside when the attempt is retried); ``cache/`` stays shared.
 _ATTEMPT_FILES = re.compile(r"^(step_\d{3}\.(png|xml)|turn_\d{3}_view\.png|trajectory\.jsonl|episode\.mp4)$")
 
@@ -66,7 +79,7 @@ def public_settings(settings: Any) -> Any:
     return settings
 
 
-def write_json_atomic(path: Path, data: Any) -> None:
+def write_json_atomic(path: Path, data: object) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
@@ -74,70 +87,13 @@ def write_json_atomic(path: Path, data: Any) -> None:
     os.replace(tmp, path)
 
 
-@dataclass
-class TaskResult:
-    """The content of ``result.json``: what the task is, how its run went, how it scored."""
-
-    task_id: str
-    nodeid: str
-    task_file: str
-    app: str
-    apps: list[str]
-    category: str
-    interface: str
-    difficulty: str
-    variant: str
-    account: bool
-    instruction: str
-    agent: str
-    settings: dict[str, Any]
-    status: str = "running"  #: running, then passed / failed / error / skipped
-    score: float | None = None
-    detail: str = ""
-    #: per metric: func, score, detail
-    evaluation: list[dict[str, Any]] = field(default_factory=list)
-    #: one entry per executed action (see :mod:`pytest_spider2v.run.episode`), also in trajectory.jsonl
-    steps: list[dict[str, Any]] = field(default_factory=list)
-    #: started/finished (epoch) and seconds per phase: restore, setup, reset, episode, evaluation
-    timings: dict[str, float] = field(default_factory=dict)
-    #: tokens and cost summed over every turn of every attempt
-    usage: dict[str, float] = field(default_factory=dict)
-    initial_observation: dict[str, str] = field(default_factory=dict)
-    stop_reason: str = ""
-    #: the final answer the agent ended with (DONE carrying a text), for tasks that ask a question
-    answer: str | None = None
-    #: what the task's format knows of it beyond the schema (DABench: concepts, answer names)
-    facets: dict[str, Any] = field(default_factory=dict)
-    #: earlier attempts that ended in an infrastructure fault: attempt, detail, folder, steps
-    attempts: list[dict[str, Any]] = field(default_factory=list)
-    #: the desktop served to a browser (``--live``, or an agent working through it): ``url``,
-    #: ``view_only`` and the agent's own ``page`` if it has one; or ``error``, why there is none
-    live_view: dict[str, Any] = field(default_factory=dict)
-    #: the episode's video (``--record-video``): ``file`` and ``seconds``, or ``error``, why there is none
-    video: dict[str, Any] = field(default_factory=dict)
-    #: the earlier run an agent re-executed (``replay``): its ``run`` folder, ``agent``, ``status``, ``score``
-    replay_of: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> TaskResult:
-        """A result read back; keys this version does not know are ignored."""
-        known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
-
-    @property
-    def finished(self) -> bool:
-        return self.status in FINAL_STATUSES
-
-
 def read_result(directory: Path) -> TaskResult | None:
     """The result recorded in ``directory``, or None when there is none (or it is unreadable)."""
     try:
-        return TaskResult.from_json(json.loads((directory / RESULT_FILE).read_text(encoding="utf-8")))
-    except (OSError, ValueError, TypeError):
+        data = json.loads((directory / RESULT_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
+    return TaskResult.from_json(data) if isinstance(data, dict) else None
 
 
 def recorded_outcome(result: TaskResult | None, agent: str) -> TaskResult | None:
@@ -155,18 +111,13 @@ class TaskRecord:
     result: TaskResult
 
     @classmethod
-    def start(cls, directory: Path, task: Task, nodeid: str, agent: str, settings: dict[str, Any]) -> TaskRecord:
+    def start(cls, directory: Path, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskRecord:
         """Begin a fresh record (an earlier, unfinished one for this task is replaced)."""
         if directory.exists():
             shutil.rmtree(directory)
         directory.mkdir(parents=True)
-        result = TaskResult(
-            task_id=task.id, nodeid=nodeid, task_file=str(task.path), app=task.app,
-            apps=list(task.spec.related_apps), category=task.category, interface=task.interface,
-            difficulty=task.difficulty, variant=task.variant, account=task.account,
-            instruction=task.instruction, agent=agent, settings=settings, timings={"started": time.time()},
-            facets=dict(task.facets),
-        )
+        result = TaskResult.of_task(task, nodeid, agent, settings)
+        result.timings.started = time.time()
         record = cls(directory, result)
         record.save()
         return record
@@ -179,24 +130,20 @@ class TaskRecord:
         """Host folder for the files getters fetch and steps produce."""
         return self.directory / "cache"
 
-    def time(self, name: str, seconds: float) -> None:
-        self.result.timings[name] = round(seconds, 4)
+    def time(self, phase: Phase, seconds: float) -> None:
+        self.result.timings.phases[phase] = round(seconds, 4)
         self.save()
 
-    def seconds(self, name: str) -> float:
-        return float(self.result.timings.get(name, 0.0))
-
-    def observation(self, index: int, screenshot: bytes | None, accessibility_tree: str | None) -> dict[str, str]:
+    def observation(self, index: int, screenshot: bytes | None, accessibility_tree: str | None) -> ObservationFiles:
         """Store the observation after step ``index`` (0 = the first one) and name its files
         (none for an environment without a screen)."""
-        files: dict[str, str] = {}
+        name = f"step_{index:03d}"
         if screenshot is not None:
-            files["screenshot"] = f"step_{index:03d}.png"
-            (self.directory / files["screenshot"]).write_bytes(screenshot)
+            (self.directory / f"{name}.png").write_bytes(screenshot)
         if accessibility_tree is not None:
-            files["accessibility_tree"] = f"step_{index:03d}.xml"
-            (self.directory / files["accessibility_tree"]).write_text(accessibility_tree, encoding="utf-8")
-        return files
+            (self.directory / f"{name}.xml").write_text(accessibility_tree, encoding="utf-8")
+        return ObservationFiles(f"{name}.png" if screenshot is not None else None,
+                                f"{name}.xml" if accessibility_tree is not None else None)
 
     def first_observation(self, screenshot: bytes | None, accessibility_tree: str | None) -> None:
         """Store the observation the agent starts from."""
@@ -209,14 +156,14 @@ class TaskRecord:
         (self.directory / name).write_bytes(png)
         return name
 
-    def step(self, entry: dict[str, Any]) -> None:
+    def step(self, step: Step) -> None:
         """Append one executed action (with its observation file names) and persist."""
-        self.result.steps.append(entry)
+        self.result.steps.append(step)
         with (self.directory / TRAJECTORY_FILE).open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(entry, ensure_ascii=False, default=str) + "\n")
+            fh.write(json.dumps(step.to_json(), ensure_ascii=False, default=str) + "\n")
         self.save()
 
-    def add_usage(self, usage: dict[str, Any]) -> None:
+    def add_usage(self, usage: Mapping[str, object]) -> None:
         """Add one turn's token counts and cost to the task's totals."""
         for key, value in usage.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -235,36 +182,38 @@ class TaskRecord:
 
     def watched(self, url: str, *, view_only: bool, page: str | None = None) -> None:
         """The desktop is served to a browser at ``url`` (with the agent's own ``page`` beside it)."""
-        self.result.live_view = {"url": url, "view_only": view_only, **({"page": page} if page else {})}
+        self.result.live_view = LiveView(url, view_only, page or "")
         self.save()
 
     def not_watched(self, reason: str) -> None:
         """A live view was asked for and could not be opened: why."""
-        self.result.live_view = {"error": reason}
+        self.result.live_view = LiveView(error=reason)
         self.save()
 
-    def recorded_video(self, seconds: float | None, problem: str = "") -> None:
-        """The episode's video is in :data:`VIDEO_FILE`, ``seconds`` long (as the guest measured
-        it); ``problem``: what the recorder complained of, if anything."""
-        self.result.video = {"file": VIDEO_FILE, "seconds": seconds, **({"problem": problem} if problem else {})}
+    def recorded_video(self, data: bytes, seconds: float | None, problem: str = "") -> None:
+        """The episode's video, ``seconds`` long (as the guest measured it), kept as
+        :data:`VIDEO_FILE`; ``problem``: what the recorder complained of, if anything."""
+        (self.directory / VIDEO_FILE).write_bytes(data)
+        self.result.video = Video(VIDEO_FILE, seconds, problem)
         self.save()
 
     def no_video(self, reason: str) -> None:
         """Recording was asked for and no video came of it: why."""
-        self.result.video = {"error": reason}
+        self.result.video = Video(error=reason)
         self.save()
 
-    def replaying(self, run: str, agent: str, status: str, score: float | None) -> None:
-        """This run re-executes the task's episode as recorded in an earlier ``run``, where
-        ``agent`` ended it with ``status`` and ``score``; the summary compares the new score."""
-        self.result.replay_of = {"run": run, "agent": agent, "status": status, "score": score}
+    def replaying(self, earlier: RecordedOutcome) -> None:
+        """This run re-executes the task's episode as an earlier run recorded it, which ended
+        it as ``earlier`` says; the summary compares the new score."""
+        self.result.replay_of = earlier
         self.save()
 
     def retry(self, detail: str) -> None:
         """Close the current attempt, which an infrastructure fault ended, before the next one.
 
-        Its steps and files move to ``attempt_N/`` and a line in :attr:`TaskResult.attempts`
-        says what went wrong; tokens spent stay counted, since they were paid for.
+        Its steps and files move to ``attempt_N/`` and an :class:`Attempt` in
+        :attr:`TaskResult.attempts` says what went wrong; tokens spent stay counted, since they
+        were paid for.
         """
         number = len(self.result.attempts) + 1
         folder = self.directory / f"attempt_{number}"
@@ -272,25 +221,25 @@ class TaskRecord:
         for path in list(self.directory.iterdir()):
             if path.is_file() and _ATTEMPT_FILES.match(path.name):
                 path.rename(folder / path.name)
-        phases = {k: v for k, v in self.result.timings.items() if k not in ("started",)}
-        self.result.attempts.append({"attempt": number, "detail": detail, "folder": folder.name,
-                                     "steps": len(self.result.steps), "timings": phases,
-                                     **({"video": self.result.video} if self.result.video else {})})
-        self.result.steps = []
-        self.result.video = {}
-        self.result.live_view = {}
-        self.result.initial_observation = {}
-        self.result.stop_reason = ""
-        self.result.answer = None
-        self.result.timings = {"started": self.result.timings["started"]}
+        result = self.result
+        result.attempts.append(Attempt(number, detail, folder.name, len(result.steps), dict(result.timings.phases),
+                                       result.video))
+        result.steps = []
+        result.video = None
+        result.live_view = None
+        result.initial_observation = ObservationFiles()
+        result.stop_reason = ""
+        result.answer = None
+        result.timings = TaskTimings(started=result.timings.started)
         self.save()
 
     def finish(self, status: str, score: float | None, detail: str,
-               evaluation: list[dict[str, Any]] | None = None) -> None:
+               evaluation: list[MetricResult] | None = None) -> None:
         self.result.status, self.result.score, self.result.detail = status, score, detail
         if evaluation is not None:
             self.result.evaluation = evaluation
-        finished = time.time()
-        self.result.timings["finished"] = finished
-        self.result.timings["total"] = round(finished - self.result.timings["started"], 3)
+        timings = self.result.timings
+        timings.finished = time.time()
+        if timings.started is not None:
+            timings.total = round(timings.finished - timings.started, 3)
         self.save()

@@ -102,8 +102,7 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
             diff = difflib.unified_diff(first.splitlines(), second.splitlines(), "first reset", "second reset",
                                         lineterm="", n=1)
             message = "two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40])
-            spider2v_run.record.finish("failed", None, message)
-            pytest.fail(message, pytrace=False)
+            spider2v_run.fail(message)
     outcome = spider2v_run.outcome()
     mark_set_up(request.node)
     if outcome.score != check.expected:

@@ -152,7 +152,7 @@ def test_a_retried_attempt_forgets_its_answer(tmp_path: Path) -> None:
 def test_the_report_shows_the_answer(tmp_path: Path) -> None:
     task_run = run(tmp_path, done_with_answer("March <b>"))
     task_run.outcome()
-    html = render_task(task_run.record.result.to_json(), task_run.record.directory)
+    html = render_task(task_run.record.result, task_run.record.directory)
     assert "<h3>Answer</h3><pre>March &lt;b&gt;</pre>" in html
     assert '<span class="kind">DONE</span><pre>March &lt;b&gt;</pre>' in html
 

@@ -12,6 +12,7 @@ from pytest_spider2v.registry import Scored
 from pytest_spider2v.run.agent import done_with_answer
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.evaluation import evaluate
+from pytest_spider2v.run.results import MetricResult
 from pytest_spider2v.tasks.model import Task, TaskSpec
 
 
@@ -84,9 +85,9 @@ def test_the_evaluator_keeps_the_parts_in_the_metric_entry() -> None:
     evaluation = evaluate(ctx)
     assert evaluation.score == 0.0
     (entry,) = evaluation.metrics
-    assert entry["func"] == "closed_form" and entry["score"] == 0.0
-    assert [(p["name"], p["given"], p["correct"]) for p in entry["parts"]] == [("a", "1", True), ("b", "3", False)]
-    assert entry["detail"] == "1 of 2 sub-answers right; wrong: b: '3' (expected '2')"
+    assert entry.func == "closed_form" and entry.score == 0.0
+    assert [(p["name"], p["given"], p["correct"]) for p in entry.parts] == [("a", "1", True), ("b", "3", False)]
+    assert entry.detail == "1 of 2 sub-answers right; wrong: b: '3' (expected '2')"
 
 
 def test_a_metric_returning_a_plain_float_has_no_parts() -> None:
@@ -98,4 +99,5 @@ def test_a_metric_returning_a_plain_float_has_no_parts() -> None:
     })
     task = Task(spec, Path("task.json"), Path("."), "project", "abstract", "x", "calc")
     (entry,) = evaluate(TaskContext(env=None, task=task, cache_dir=Path("."))).metrics  # type: ignore[arg-type]
-    assert entry == {"func": "exact_match", "score": 1.0, "detail": "matched"}
+    assert entry == MetricResult("exact_match", 1.0, "matched")
+    assert entry.to_json() == {"func": "exact_match", "score": 1.0, "detail": "matched"}  # no "parts" key

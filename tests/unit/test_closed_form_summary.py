@@ -8,12 +8,19 @@ from typing import Any
 
 import pytest
 
+from pytest_spider2v.reports.closed_form import Accuracies
 from pytest_spider2v.reports.html import render_task
-from pytest_spider2v.reports.summary import format_summary, summarize, task_properties
+from pytest_spider2v.reports.summary import format_summary, summarize
+from pytest_spider2v.reports.task_summary import TaskSummary
+from pytest_spider2v.run.results import TaskResult
+
+
+def task_properties(result: dict[str, Any]) -> TaskSummary:
+    return TaskSummary.of(TaskResult.from_json(result))
 
 
 def question(name: str, concepts: list[str], level: str, verdicts: dict[str, bool] | None,
-             status: str = "failed") -> dict[str, Any]:
+             status: str = "failed") -> TaskSummary:
     """A DABench record's properties; ``verdicts`` None: no evaluation parts (the agent gave up)."""
     names = list(verdicts) if verdicts else ["p", "q"]
     evaluation = [] if verdicts is None else [{"func": "closed_form", "score": float(all(verdicts.values())),
@@ -29,7 +36,7 @@ def question(name: str, concepts: list[str], level: str, verdicts: dict[str, boo
 
 
 @pytest.fixture
-def run() -> list[dict[str, Any]]:
+def run() -> list[TaskSummary]:
     return [
         question("qa", ["Summary Statistics"], "easy", {"a": True}, status="passed"),
         question("qb", ["Summary Statistics", "Correlation Analysis"], "hard", {"x": True, "y": False, "z": True}),
@@ -41,30 +48,31 @@ def run() -> list[dict[str, Any]]:
     ]
 
 
-def test_the_three_accuracies_over_the_scored_questions(run: list[dict[str, Any]]) -> None:
-    figures = summarize(run)["closed_form"]
+def test_the_three_accuracies_over_the_scored_questions(run: list[TaskSummary]) -> None:
+    figures = summarize(run).closed_form
+    assert figures is not None
     # qa 1/1, qb 2/3, qc 0/2: by question 1/3; proportional (1 + 2/3 + 0) / 3; uniform 3/6
-    assert {k: figures[k] for k in ("questions", "sub_questions", "by_question", "proportional_by_sub_question",
-                                    "uniform_by_sub_question")} == {
-        "questions": 3, "sub_questions": 6, "by_question": 0.3333, "proportional_by_sub_question": 0.5556,
-        "uniform_by_sub_question": 0.5}
+    assert figures.overall == Accuracies(questions=3, sub_questions=6, by_question=0.3333,
+                                         proportional_by_sub_question=0.5556, uniform_by_sub_question=0.5)
 
 
-def test_accuracies_per_concept_and_per_level(run: list[dict[str, Any]]) -> None:
-    figures = summarize(run)["closed_form"]
-    summary_statistics = figures["by_concept"]["Summary Statistics"]  # qa, qb
-    assert (summary_statistics["by_question"], summary_statistics["proportional_by_sub_question"],
-            summary_statistics["uniform_by_sub_question"]) == (0.5, 0.8333, 0.75)
-    correlation = figures["by_concept"]["Correlation Analysis"]  # qb, qc
-    assert (correlation["questions"], correlation["by_question"], correlation["proportional_by_sub_question"],
-            correlation["uniform_by_sub_question"]) == (2, 0.0, 0.3333, 0.4)
-    assert list(figures["by_concept"]) == ["Correlation Analysis", "Summary Statistics"]  # qd errored
-    assert list(figures["by_level"]) == ["easy", "hard"]
-    assert figures["by_level"]["easy"]["by_question"] == 1.0
-    assert figures["by_level"]["hard"]["uniform_by_sub_question"] == 0.4
+def test_accuracies_per_concept_and_per_level(run: list[TaskSummary]) -> None:
+    figures = summarize(run).closed_form
+    assert figures is not None
+    assert figures.by_concept["Summary Statistics"].figures == (0.5, 0.8333, 0.75)  # qa, qb
+    correlation = figures.by_concept["Correlation Analysis"]  # qb, qc
+    assert (correlation.questions, *correlation.figures) == (2, 0.0, 0.3333, 0.4)
+    assert list(figures.by_concept) == ["Correlation Analysis", "Summary Statistics"]  # qd errored
+    assert list(figures.by_level) == ["easy", "hard"]
+    assert figures.by_level["easy"].by_question == 1.0
+    assert figures.by_level["hard"].uniform_by_sub_question == 0.4
+    written = figures.to_json()  # summary.json's closed_form, as it always was
+    assert list(written) == ["questions", "sub_questions", "by_question", "proportional_by_sub_question",
+                             "uniform_by_sub_question", "by_concept", "by_level"]
+    assert written["by_level"] == {name: level.to_json() for name, level in figures.by_level.items()}
 
 
-def test_the_terminal_summary_prints_them(run: list[dict[str, Any]]) -> None:
+def test_the_terminal_summary_prints_them(run: list[TaskSummary]) -> None:
     text = "\n".join(format_summary(summarize(run)))
     assert "closed-form questions (InfiAgent-DABench accuracies): 3 questions, 6 sub-questions" in text
     assert "  accuracy by question                    33.33%" in text
@@ -74,11 +82,11 @@ def test_the_terminal_summary_prints_them(run: list[dict[str, Any]]) -> None:
     assert "hard              2         0.0%         33.3%    40.0%" in text
 
 
-def test_a_run_without_closed_form_questions_keeps_its_summary(run: list[dict[str, Any]]) -> None:
+def test_a_run_without_closed_form_questions_keeps_its_summary(run: list[TaskSummary]) -> None:
     spider2v = run[-1]
-    assert "facets" not in spider2v and "sub_answers" not in spider2v
+    assert "facets" not in spider2v.to_json() and "sub_answers" not in spider2v.to_json()
     summary = summarize([spider2v])
-    assert "closed_form" not in summary
+    assert summary.closed_form is None and "closed_form" not in summary.to_json()
     assert "closed-form" not in "\n".join(format_summary(summary))
 
 
@@ -87,7 +95,7 @@ def test_the_report_shows_each_sub_answers_verdict(tmp_path: Path) -> None:
               "evaluation": [{"func": "closed_form", "score": 0.0, "detail": "0 of 2 sub-answers right",
                               "parts": [{"name": "r", "expected": "0.21", "given": "0.3", "correct": False},
                                         {"name": "n", "expected": "7", "given": None, "correct": False}]}]}
-    html = render_task(result, tmp_path)
+    html = render_task(TaskResult.from_json(result), tmp_path)
     assert "<th>sub-answer</th><th>expected</th><th>given</th><th>verdict</th>" in html
     assert '<td>r</td><td>0.21</td><td>0.3</td><td><span class="err">wrong</span></td>' in html
     assert "<td>n</td><td>7</td><td>&ndash;</td>" in html

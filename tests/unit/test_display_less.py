@@ -3,6 +3,7 @@ actions' output alone, with no screenshots, trees, settle time or pyautogui pref
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +18,7 @@ from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.episode import first_observation, run_episode
 from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.results import ObservationFiles
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task, TaskSpec
 
@@ -92,9 +94,11 @@ def test_an_episode_without_a_screen_records_output_and_no_images(tmp_path: Path
     assert agent.seen[1].infos == ({"status": "success", "output": "34.65\n", "error": "", "returncode": 0},)
     assert env.commands == [["python3", "-c", "print(34.65)"]]  # no pyautogui: it needs a screen
     assert not list(record.directory.glob("step_*"))
-    assert record.result.initial_observation == {}
-    assert [s["observation"] for s in record.result.steps] == [{}, {}]
-    html = render_task(record.result.to_json(), record.directory)
+    assert record.result.initial_observation == ObservationFiles()
+    assert [s.observation for s in record.result.steps] == [ObservationFiles(), ObservationFiles()]
+    saved = json.loads((record.directory / "result.json").read_text())
+    assert saved["initial_observation"] == {} and [s["observation"] for s in saved["steps"]] == [{}, {}]
+    html = render_task(record.result, record.directory)
     assert "screenshot after the step" not in html and "34.65" in html
 
 

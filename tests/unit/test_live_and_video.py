@@ -15,6 +15,7 @@ import pytest
 from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.results import LiveView, Video
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.loading import load_task_file
 from pytest_spider2v.tasks.model import Task
@@ -147,7 +148,8 @@ def test_an_interrupted_episode_keeps_its_video(tmp_path: Path) -> None:
         task_run.outcome()
     task_run.close()
     assert (tmp_path / "record" / "episode.mp4").read_bytes() == PLACEHOLDER_MP4
-    assert record_.result.video["file"] == "episode.mp4" and record_.result.status == "error"
+    assert record_.result.video is not None and record_.result.video.file == "episode.mp4"
+    assert record_.result.status == "error"
 
 
 def test_a_screenless_environment_is_neither_watched_nor_recorded(tmp_path: Path) -> None:
@@ -169,6 +171,6 @@ def test_a_screenless_environment_is_neither_watched_nor_recorded(tmp_path: Path
     task_run = TaskRun(task, record_, "oracle", OracleAgent, lambda: provider, settings, announce=said.append)
     assert task_run.outcome().score == 1.0
     task_run.close()
-    assert record_.result.live_view == {"error": "the 'desktop' environment has no screen"}
-    assert record_.result.video == {"error": "the environment has no screen to record"}
+    assert record_.result.live_view == LiveView(error="the 'desktop' environment has no screen")
+    assert record_.result.video == Video(error="the environment has no screen to record")
     assert said == ["no live view of n: the 'desktop' environment has no screen"]

@@ -7,14 +7,17 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from pytest_spider2v.reports.overview import BAR, bar_chart, render_overview
-from pytest_spider2v.reports.summary import summarize, task_properties
+from pytest_spider2v.reports.summary import summarize
+from pytest_spider2v.reports.task_summary import TaskSummary
+from pytest_spider2v.run.results import TaskResult
 
 
 def props(nodeid: str, apps: list[str], status: str, score: float | None, *, category: str = "data_warehousing",
-          usage: dict[str, Any] | None = None, seconds: float = 60.0, **extra: Any) -> dict[str, Any]:
-    return task_properties({"nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category,
-                            "difficulty": "easy", "interface": "cli", "variant": "abstract", "status": status,
-                            "score": score, "usage": usage or {}, "timings": {"total": seconds}, **extra})
+          usage: dict[str, Any] | None = None, seconds: float = 60.0, **extra: Any) -> TaskSummary:
+    return TaskSummary.of(TaskResult.from_json({
+        "nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category, "difficulty": "easy",
+        "interface": "cli", "variant": "abstract", "status": status, "score": score, "usage": usage or {},
+        "timings": {"total": seconds}, **extra}))
 
 
 def charts(html: str) -> list[ET.Element]:

@@ -13,9 +13,11 @@ import pytest
 from pytest_spider2v.agents import replay
 from pytest_spider2v.agents.replay import ReplayAgent, make_replay, recorded_turns
 from pytest_spider2v.registry import Unavailable
-from pytest_spider2v.reports.summary import format_summary, summarize, task_properties
+from pytest_spider2v.reports.summary import OutcomeChange, ReplayComparison, format_summary, summarize
+from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.agent import AgentSettings, Observation, RecordedOutcome, run_read_by
 from pytest_spider2v.run.records import TaskRecord, record_path
+from pytest_spider2v.run.results import Step, TaskResult
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.dabench import make_checkout
@@ -23,13 +25,12 @@ from tests.support.shared import REPO
 
 NOTHING = Observation(None)
 DONE_MARCH = {"action_type": "DONE", "answer": "March"}
-STEPS: list[dict[str, Any]] = [
-    {"index": 1, "turn": 1, "response": "two clicks", "action": "pyautogui.click(1, 2)", "kind": "code", "think": 2.5},
-    {"index": 2, "turn": 1, "response": "two clicks", "action": "pyautogui.click(3, 4)", "kind": "code", "think": 0.0},
-    {"index": 2, "turn": 2, "response": "I am not sure", "action": None, "kind": "none", "think": 1.0},
-    {"index": 3, "turn": 3, "response": "computer_13", "action": {"action_type": "TYPING", "text": "x"}, "kind": "code",
-     "think": 0.5},
-    {"index": 4, "turn": 4, "response": "DONE\nMarch", "action": DONE_MARCH, "kind": "DONE", "think": 0.25},
+STEPS = [
+    Step(1, 1, "two clicks", "pyautogui.click(1, 2)", "code", {}, duration=0.1, think=2.5),
+    Step(2, 1, "two clicks", "pyautogui.click(3, 4)", "code", {}, duration=0.1, think=0.0),
+    Step(2, 2, "I am not sure", None, "none", {}, duration=0.0, think=1.0),
+    Step(3, 3, "computer_13", {"action_type": "TYPING", "text": "x"}, "code", {}, duration=0.1, think=0.5),
+    Step(4, 4, "DONE\nMarch", DONE_MARCH, "DONE", {}, duration=0.1, think=0.25),
 ]
 
 
@@ -44,7 +45,7 @@ def task(task_id: str = "month") -> Task:
                 "abstract", "x", "chromium")
 
 
-def record_run(run_dir: Path, the_task: Task, steps: list[dict[str, Any]], stop_reason: str = "DONE",
+def record_run(run_dir: Path, the_task: Task, steps: list[Step], stop_reason: str = "DONE",
                status: str = "passed", score: float | None = 1.0, agent: str = "gpt-4o") -> None:
     record = TaskRecord.start(run_dir / record_path(the_task), the_task, "n", agent, {})
     for step in steps:
@@ -63,7 +64,7 @@ def test_turns_are_replayed_whole_in_order_with_a_reply_that_had_no_action() -> 
 
 
 def test_steps_of_an_old_record_without_turn_numbers_are_a_turn_each() -> None:
-    steps = [{"action": "a", "kind": "code"}, {"action": "b", "kind": "code"}]
+    steps = [Step.from_json({"action": "a", "kind": "code"}), Step.from_json({"action": "b", "kind": "code"})]
     assert [t.actions for t in recorded_turns(steps)] == [["a"], ["b"]]
 
 
@@ -114,18 +115,21 @@ def test_the_run_folder_and_options_are_checked(tmp_path: Path) -> None:
 # -- the summary ------------------------------------------------------------------------------
 
 
-def props(nodeid: str, status: str, score: float | None, recorded: tuple[str, float | None] | None) -> dict[str, Any]:
-    result = {"nodeid": nodeid, "app": "calc", "status": status, "score": score}
+def props(nodeid: str, status: str, score: float | None, recorded: tuple[str, float | None] | None) -> TaskSummary:
+    result: dict[str, Any] = {"nodeid": nodeid, "app": "calc", "status": status, "score": score}
     if recorded:
         result["replay_of"] = {"run": "results/gpt-4o", "agent": "gpt-4o", "status": recorded[0], "score": recorded[1]}
-    return task_properties(result)
+    return TaskSummary.of(TaskResult.from_json(result))
 
 
 def test_the_summary_lists_exactly_the_tasks_whose_outcome_changed() -> None:
     summary = summarize([props("same", "passed", 1.0, ("passed", 1.0)), props("worse", "failed", 0.0, ("passed", 1.0)),
                          props("half", "failed", 0.5, ("failed", 0.25)), props("broke", "error", None, ("failed", 0.0)),
                          props("skipped", "skipped", None, None)])
-    assert summary["replay"] == {"runs": ["results/gpt-4o"], "tasks": 4, "changed": [
+    assert summary.replay == ReplayComparison(["results/gpt-4o"], 4, [
+        OutcomeChange("broke", "0.00", "error"), OutcomeChange("half", "0.25", "0.50"),
+        OutcomeChange("worse", "1.00", "0.00")])
+    assert summary.to_json()["replay"] == {"runs": ["results/gpt-4o"], "tasks": 4, "changed": [
         {"nodeid": "broke", "recorded": "0.00", "now": "error"}, {"nodeid": "half", "recorded": "0.25", "now": "0.50"},
         {"nodeid": "worse", "recorded": "1.00", "now": "0.00"}]}
     lines = format_summary(summary)
@@ -137,7 +141,8 @@ def test_a_replay_that_changed_nothing_says_so_and_other_runs_say_nothing() -> N
     assert "replayed 1 tasks of results/gpt-4o: every outcome as recorded" in format_summary(
         summarize([props("same", "passed", 1.0, ("passed", 1.0))]))
     plain = summarize([props("same", "passed", 1.0, None)])
-    assert "replay" not in plain and not any("replayed" in line for line in format_summary(plain))
+    assert plain.replay is None and "replay" not in plain.to_json()
+    assert not any("replayed" in line for line in format_summary(plain))
 
 
 # -- whole runs -------------------------------------------------------------------------------

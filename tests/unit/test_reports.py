@@ -6,6 +6,7 @@ import base64
 import io
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,8 +14,10 @@ import pytest
 from PIL import Image
 
 from pytest_spider2v.reports.html import render_task
-from pytest_spider2v.reports.summary import format_summary, summarize, task_properties, usage_totals
+from pytest_spider2v.reports.summary import GroupFigures, format_summary, summarize
+from pytest_spider2v.reports.task_summary import TaskSummary, usage_totals
 from pytest_spider2v.run.records import public_settings
+from pytest_spider2v.run.results import TaskResult
 
 SECRET = "sk-very-secret-value"
 
@@ -24,7 +27,7 @@ def _png(path: Path, size: tuple[int, int], colour: str) -> None:
 
 
 @pytest.fixture
-def record_dir(tmp_path: Path) -> tuple[dict[str, Any], Path]:
+def record_dir(tmp_path: Path) -> tuple[TaskResult, Path]:
     """A finished record as the runner writes it: result.json and one screenshot per step."""
     directory = tmp_path / "run" / "airbyte" / "task-1"
     directory.mkdir(parents=True)
@@ -57,7 +60,7 @@ def record_dir(tmp_path: Path) -> tuple[dict[str, Any], Path]:
         "usage": {},
     }
     (directory / "result.json").write_text(json.dumps(result), encoding="utf-8")
-    return result, directory
+    return TaskResult.from_json(result), directory
 
 
 def _images(html: str) -> list[Image.Image]:
@@ -89,7 +92,7 @@ def test_text_is_escaped_and_long_replies_fold(record_dir) -> None:
 def test_an_actions_overlong_line_folds_alone_and_the_code_around_it_stays_in_view(record_dir) -> None:
     result, directory = record_dir
     installed = "import sys; exec(" + repr("x = 1\n" * 100) + ")"
-    result["steps"][0]["action"] = f"# helper\n{installed}\nfrom helper import go\ngo()"
+    result.steps[0] = replace(result.steps[0], action=f"# helper\n{installed}\nfrom helper import go\ngo()")
     html = render_task(result, directory)
     head, folded, tail = re.search(r"<pre># helper</pre><details><summary><code>(.*?)</code> &hellip; "
                                    r"\((\d+) chars\)</summary>.*?</details><pre>(.*?)</pre>", html, re.S).groups()
@@ -120,12 +123,17 @@ def test_secret_looking_settings_never_appear(record_dir) -> None:
     assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"Password": "***", "b": 2}]}
 
 
+def task_summary(**result: Any) -> TaskSummary:
+    """The summary of a record holding ``result`` (and defaults for the rest)."""
+    return TaskSummary.of(TaskResult.from_json(result))
+
+
 def _props(nodeid: str, apps: list[str], category: str, difficulty: str, status: str, score: float | None,
-           variant: str = "abstract", detail: str = "") -> dict[str, Any]:
-    return task_properties({"nodeid": nodeid, "task_id": nodeid, "app": apps[0], "apps": apps, "category": category,
-                            "difficulty": difficulty, "interface": "gui", "variant": variant, "status": status,
-                            "score": score, "usage": {"tokens": 10, "cost": 0.01}, "timings": {"total": 10.0},
-                            "detail": detail or f"{nodeid} happened\nsecond line"})
+           variant: str = "abstract", detail: str = "") -> TaskSummary:
+    return task_summary(nodeid=nodeid, task_id=nodeid, app=apps[0], apps=apps, category=category,
+                        difficulty=difficulty, interface="gui", variant=variant, status=status, score=score,
+                        usage={"tokens": 10, "cost": 0.01}, timings={"total": 10.0},
+                        detail=detail or f"{nodeid} happened\nsecond line")
 
 
 def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() -> None:
@@ -137,22 +145,37 @@ def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() ->
         _props("e", ["dbt"], "data_transformation", "easy", "skipped", None),
     ]
     summary = summarize(entries)
-    assert summary["total"] == 5 and summary["scored"] == 3
-    assert summary["success_rate"] == pytest.approx(0.5)  # (1 + 0 + 0.5) / 3: the error is not a 0
-    assert summary["errors"] == ["d"] and summary["skipped"] == ["e"]
-    assert summary["tokens"] == 50 and summary["cost"] == pytest.approx(0.05)
-    by_app = summary["by_app"]
+    assert summary.overall.total == 5 and summary.overall.scored == 3
+    assert summary.overall.success_rate == pytest.approx(0.5)  # (1 + 0 + 0.5) / 3: the error is not a 0
+    assert summary.errors == ["d"] and summary.skipped == ["e"]
+    assert summary.overall.tokens == 50 and summary.overall.cost == pytest.approx(0.05)
+    by_app = summary.groups["app"]
     assert set(by_app) == {"airflow", "chromium", "dbt"}
-    assert (by_app["chromium"]["total"], by_app["chromium"]["success_rate"]) == (2, 0.75)
-    assert (by_app["dbt"]["total"], by_app["dbt"]["scored"], by_app["dbt"]["skipped"]) == (3, 2, 1)
-    assert by_app["airflow"]["errors"] == 1 and by_app["airflow"]["success_rate"] == 0.5
-    assert summary["by_category"]["data_orchestration"]["success_rate"] == 0.5
-    assert summary["by_difficulty"]["easy"] == {"total": 4, "scored": 2, "success_rate": 0.75, "passed": 1,
-                                                 "errors": 1, "skipped": 1, "tokens": 40, "cost": 0.04,
-                                                 "seconds": 40.0}
-    assert summary["by_difficulty"]["hard"]["success_rate"] == 0.0
-    assert summary["by_variant"]["verbose"]["total"] == 1
-    json.dumps(summary)  # summary.json must be writable as is
+    assert (by_app["chromium"].total, by_app["chromium"].success_rate) == (2, 0.75)
+    assert (by_app["dbt"].total, by_app["dbt"].scored, by_app["dbt"].skipped) == (3, 2, 1)
+    assert by_app["airflow"].errors == 1 and by_app["airflow"].success_rate == 0.5
+    assert summary.groups["category"]["data_orchestration"].success_rate == 0.5
+    assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.75, passed=1,
+                                                                errors=1, skipped=1, tokens=40, cost=0.04,
+                                                                seconds=40.0)
+    assert summary.groups["difficulty"]["hard"].success_rate == 0.0
+    assert summary.groups["variant"]["verbose"].total == 1
+
+
+def test_summary_json_keeps_its_layout() -> None:
+    """summary.json as it always was: the overall figures with the lists of tasks in place of the
+    error and skip counts, then each grouping, then the tasks."""
+    summary = summarize([_props("a", ["dbt"], "x", "easy", "passed", 1.0), _props("d", ["dbt"], "x", "easy", "error", None)])
+    written = json.loads(json.dumps(summary.to_json()))
+    assert list(written) == ["total", "scored", "success_rate", "passed", "errors", "skipped", "tokens", "cost",
+                             "seconds", "retried", "by_app", "by_category", "by_difficulty", "by_variant",
+                             "by_interface", "tasks"]
+    assert (written["errors"], written["skipped"], written["by_app"]["dbt"]["errors"]) == (["d"], [], 1)
+    assert written["tasks"][0] == {
+        "nodeid": "a", "task_id": "a", "app": "dbt", "apps": ["dbt"], "category": "x", "difficulty": "easy",
+        "interface": "gui", "variant": "abstract", "status": "passed", "score": 1.0, "tokens": 10, "cost": 0.01,
+        "seconds": 10.0, "detail": "a happened", "retried": []}
+    assert [TaskSummary.from_json(task) for task in written["tasks"]] == summary.tasks  # as the controller reads them
 
 
 def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
@@ -170,10 +193,10 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
 
 
 def test_summary_lists_tasks_started_over_after_an_environment_fault() -> None:
-    retried = task_properties({"nodeid": "t", "app": "dbt", "status": "passed", "score": 1.0,
-                               "attempts": [{"attempt": 1, "detail": "EnvironmentFault: POST /setup/upload failed\nmore"}]})
+    retried = task_summary(nodeid="t", app="dbt", status="passed", score=1.0,
+                           attempts=[{"attempt": 1, "detail": "EnvironmentFault: POST /setup/upload failed\nmore"}])
     summary = summarize([retried, _props("u", ["dbt"], "x", "easy", "passed", 1.0)])
-    assert summary["retried"] == ["t"] and summary["success_rate"] == 1.0
+    assert summary.retried == ["t"] and summary.overall.success_rate == 1.0
     lines = format_summary(summary)
     assert lines[-2:] == ["started over after an environment fault (--retries): 1",
                           "  t  -- 1x: EnvironmentFault: POST /setup/upload failed"]
@@ -181,15 +204,16 @@ def test_summary_lists_tasks_started_over_after_an_environment_fault() -> None:
 
 def test_usage_prefers_record_totals_over_step_sums() -> None:
     steps = [{"usage": {"prompt_tokens": 5, "completion_tokens": 1, "cost": 0.5}}, {"usage": {}}]
-    assert usage_totals({"usage": {"total_tokens": 99, "cost": 2}, "steps": steps}) == (99, 2.0)
-    assert usage_totals({"usage": {}, "steps": steps}) == (6, 0.5)
-    assert usage_totals({"steps": []}) == (None, None)
+    assert usage_totals(TaskResult.from_json({"usage": {"total_tokens": 99, "cost": 2}, "steps": steps})) == (99, 2.0)
+    assert usage_totals(TaskResult.from_json({"usage": {}, "steps": steps})) == (6, 0.5)
+    assert usage_totals(TaskResult.from_json({"steps": []})) == (None, None)
 
 
 CONFTEST = '''
 import pytest
 from PIL import Image
-from pytest_spider2v.run.records import TaskRecord, TaskResult
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.results import ObservationFiles, TaskResult
 from pytest_spider2v.plugin.keys import RECORD, RUN_DIR
 
 
@@ -206,7 +230,7 @@ def _record(request, directory, status, score, detail=""):
         task_id=request.node.name, nodeid=request.node.nodeid, task_file="task.json", app="airbyte",
         apps=["airbyte", "chromium"], category="data_ingestion_and_integration", difficulty="easy",
         interface="gui", variant="abstract", account=False, instruction="<i>sync</i>", agent="oracle", settings={},
-        status=status, score=score, initial_observation={"screenshot": "step_000.png"}, detail=detail))
+        status=status, score=score, initial_observation=ObservationFiles("step_000.png"), detail=detail))
 
 
 @pytest.fixture

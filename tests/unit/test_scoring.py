@@ -11,6 +11,7 @@ import pytest
 from pytest_spider2v.registry import getters, metrics
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.evaluation import evaluate
+from pytest_spider2v.run.results import MetricResult
 from pytest_spider2v.tasks.model import Task, TaskSpec
 
 calls: list[tuple[Any, ...]] = []
@@ -107,4 +108,4 @@ def test_missing_file_and_metric_exceptions_score_zero_with_the_reason() -> None
 def test_metric_logs_explain_the_score() -> None:
     result = evaluate(ctx_for({"func": "t_value", "result": g(0), "options": {"explain": True}}))
     assert "cell B2 differs: 3 != 4" in result.detail
-    assert result.metrics == [{"func": "t_value", "score": 0.0, "detail": "cell B2 differs: 3 != 4"}]
+    assert result.metrics == [MetricResult("t_value", 0.0, "cell B2 differs: 3 != 4")]

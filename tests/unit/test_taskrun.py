@@ -103,8 +103,8 @@ def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) 
     assert len(provider.acquired) == 2 and provider.released == provider.acquired
     assert agent.resets == 2
     result = run.record.result
-    assert result.status == "passed" and [a["attempt"] for a in result.attempts] == [1]
-    assert "POST /execute failed" in result.attempts[0]["detail"]
+    assert result.status == "passed" and [a.number for a in result.attempts] == [1]
+    assert "POST /execute failed" in result.attempts[0].detail
 
 
 def test_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_the_reset_checks_extra_environment_is_retried_after_a_setup_fault(tmp_p
         assert extra.env is provider.acquired[1]
     assert len(provider.acquired) == 2 and provider.released == provider.acquired
     attempts = run.record.result.attempts
-    assert len(attempts) == 1 and "setup failed" in attempts[0]["detail"]
+    assert len(attempts) == 1 and "setup failed" in attempts[0].detail
 
 
 def test_the_extra_environments_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
@@ -182,3 +182,12 @@ def test_an_agent_that_cannot_run_skips_before_any_environment(tmp_path: Path) -
     with pytest.raises(Skipped):
         run.outcome()
     assert provider.acquired == [] and run.record.result.status == "skipped"
+
+
+def test_a_failed_check_of_the_task_ends_it_as_failed_without_a_score(tmp_path: Path) -> None:
+    provider = FakeProvider(broken=0)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1)
+    with pytest.raises(pytest.fail.Exception, match="two resets gave different accessibility trees"):
+        run.fail("two resets gave different accessibility trees: ...")
+    assert (run.record.result.status, run.record.result.score) == ("failed", None)
+    assert run.record.result.detail == "two resets gave different accessibility trees: ..."

@@ -1,0 +1,180 @@
+"""One task as the run's summary counts it: a few figures out of its record.
+
+A :class:`TaskSummary` is made on the worker that ran the task and travels to the xdist controller
+as plain JSON in ``report.user_properties`` (which also lands in ``--junitxml``); the controller
+reads it back with :meth:`TaskSummary.from_json` before summing up the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TypeGuard
+
+from pytest_spider2v.run.json_values import JsonObject, number, obj, text, texts
+from pytest_spider2v.run.results import MetricResult, TaskResult
+
+#: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
+DETAIL_CHARS = 300
+#: the groupings the summary shows, in order; a task counts for each related app
+GROUPINGS = ("app", "category", "difficulty", "variant", "interface")
+
+
+@dataclass(frozen=True)
+class RecordedEnding:
+    """How the run a replay re-executed had ended the task."""
+
+    run: str  #: that run's folder
+    status: str
+    score: float | None
+
+    @property
+    def outcome(self) -> str:
+        return outcome_text(self.status, self.score)
+
+    def to_json(self) -> JsonObject:
+        return {"run": self.run, "status": self.status, "score": self.score}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> RecordedEnding:
+        return cls(text(data, "run"), text(data, "status"), number(data, "score"))
+
+
+@dataclass(frozen=True)
+class TaskSummary:
+    """What the summary needs of one task: its groups, outcome, spending and time."""
+
+    nodeid: str
+    task_id: str = ""
+    app: str = ""
+    apps: list[str] = field(default_factory=list)  #: the apps it counts for (its related apps)
+    category: str = ""
+    difficulty: str = ""
+    interface: str = ""
+    variant: str = ""
+    status: str = "error"
+    score: float | None = None
+    tokens: int | None = None
+    cost: float | None = None
+    seconds: float | None = None  #: wall time from its start to its end
+    detail: str = ""  #: the first line of why it ended as it did
+    #: the faults of the attempts an infrastructure fault ended (``--retries``), in order
+    retried: list[str] = field(default_factory=list)
+    #: a task format's facets (DABench: concepts, answer names), for tasks that have them
+    facets: JsonObject = field(default_factory=dict)
+    #: each sub-answer's verdict, for a closed-form question
+    sub_answers: dict[str, bool] = field(default_factory=dict)
+    #: how the replayed run ended the task, for a replay
+    recorded: RecordedEnding | None = None
+
+    @classmethod
+    def of(cls, result: TaskResult) -> TaskSummary:
+        """The summary of one task's record."""
+        tokens, cost = usage_totals(result)
+        return cls(
+            nodeid=result.nodeid, task_id=result.task_id, app=result.app, apps=list(result.apps or [result.app]),
+            category=result.category, difficulty=result.difficulty, interface=result.interface,
+            variant=result.variant, status=result.status,
+            score=float(result.score) if result.score is not None else None, tokens=tokens, cost=cost,
+            seconds=round(float(result.timings.total), 3) if result.timings.total is not None else None,
+            detail=_first_line(result.detail)[:DETAIL_CHARS],
+            retried=[_first_line(attempt.detail)[:DETAIL_CHARS] for attempt in result.attempts],
+            facets=dict(result.facets), sub_answers=sub_answer_verdicts(result.evaluation),
+            recorded=(RecordedEnding(result.replay_of.run, result.replay_of.status, result.replay_of.score)
+                      if result.replay_of else None),
+        )
+
+    @property
+    def is_scored(self) -> bool:
+        return self.status in ("passed", "failed") and self.score is not None
+
+    @property
+    def outcome(self) -> str:
+        """Its outcome in a word: its score when it has one, else its status."""
+        return outcome_text(self.status, self.score)
+
+    @property
+    def label(self) -> str:
+        return f"{self.app}/{self.task_id} [{self.variant}]"
+
+    @property
+    def score_text(self) -> str:
+        """The score, or the status when the task has none (error, skipped)."""
+        return self.status if self.score is None else f"{self.score:.2f}"
+
+    def groups(self, grouping: str) -> list[str]:
+        """The groups of ``grouping`` (one of :data:`GROUPINGS`) the task counts in: one for
+        each related app, else the one of its property of that name."""
+        single = {"category": self.category, "difficulty": self.difficulty, "variant": self.variant,
+                  "interface": self.interface}
+        return [value or "?" for value in (self.apps if grouping == "app" else [single[grouping]])]
+
+    def to_json(self) -> JsonObject:
+        data: JsonObject = {
+            "nodeid": self.nodeid, "task_id": self.task_id, "app": self.app, "apps": self.apps,
+            "category": self.category, "difficulty": self.difficulty, "interface": self.interface,
+            "variant": self.variant, "status": self.status, "score": self.score, "tokens": self.tokens,
+            "cost": self.cost, "seconds": self.seconds, "detail": self.detail, "retried": self.retried,
+        }
+        if self.facets:
+            data["facets"] = self.facets
+        if self.sub_answers:
+            data["sub_answers"] = self.sub_answers
+        if self.recorded is not None:
+            data["recorded"] = self.recorded.to_json()
+        return data
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> TaskSummary:
+        tokens, recorded = number(data, "tokens"), obj(data, "recorded")
+        verdicts = obj(data, "sub_answers")
+        return cls(
+            nodeid=text(data, "nodeid"), task_id=text(data, "task_id"), app=text(data, "app"),
+            apps=texts(data, "apps"), category=text(data, "category"), difficulty=text(data, "difficulty"),
+            interface=text(data, "interface"), variant=text(data, "variant"), status=text(data, "status", "error"),
+            score=number(data, "score"), tokens=int(tokens) if tokens is not None else None,
+            cost=number(data, "cost"), seconds=number(data, "seconds"), detail=text(data, "detail"),
+            retried=texts(data, "retried"), facets=obj(data, "facets"),
+            sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
+            recorded=RecordedEnding.from_json(recorded) if recorded else None,
+        )
+
+
+def outcome_text(status: str, score: float | None) -> str:
+    """An outcome in a word: the score when it has one, else the status."""
+    if status in ("passed", "failed") and score is not None:
+        return f"{score:.2f}"
+    return status or "error"
+
+
+def usage_totals(result: TaskResult) -> tuple[int | None, float | None]:
+    """Tokens and cost of a task: the record's totals, else the sum over its steps."""
+    usages: list[Mapping[str, object]] = [result.usage] if result.usage else [step.usage for step in result.steps]
+    tokens = [t for t in (_tokens(u) for u in usages) if t is not None]
+    costs = [float(value) for u in usages for key in ("cost", "cost_usd") if _is_number(value := u.get(key))]
+    return (sum(tokens) if tokens else None, round(sum(costs), 6) if costs else None)
+
+
+def _tokens(usage: Mapping[str, object]) -> int | None:
+    for key in ("total_tokens", "tokens"):
+        if _is_number(value := usage.get(key)):
+            return int(value)
+    for pair in (("input_tokens", "output_tokens"), ("prompt_tokens", "completion_tokens")):
+        parts = [value for key in pair if _is_number(value := usage.get(key))]
+        if parts:
+            return int(sum(parts))
+    return None
+
+
+def _is_number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float))
+
+
+def sub_answer_verdicts(evaluation: Iterable[MetricResult]) -> dict[str, bool]:
+    """Sub-answer name -> right, from the parts of a record's metric results."""
+    return {str(part["name"]): bool(part["correct"]) for metric in evaluation for part in metric.parts
+            if "name" in part and "correct" in part}
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else ""
