@@ -72,7 +72,7 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
         html_path = item.config.getoption("htmlpath", default=None)
         if html_path:
             # pytest-html ships no types, and tox type-checks without it
-            from pytest_html import extras  # type: ignore[import-untyped, import-not-found, unused-ignore]
+            from pytest_html import extras
 
             # resolved as pytest-html resolves it, so screenshot links are relative to the page
             link_base = (Path.cwd() / Path(os.path.expandvars(html_path)).expanduser()).parent

@@ -25,7 +25,7 @@ def video_extra(result: TaskResult, directory: Path, link_base: Path | None,
                 self_contained: bool) -> Mapping[str, Any] | None:
     """pytest-html's video extra for the record's video, or None when it has none."""
     # pytest-html ships no types, and tox type-checks without it
-    from pytest_html import extras  # type: ignore[import-untyped, import-not-found, unused-ignore]
+    from pytest_html import extras
 
     video = result.video
     path = directory / video.file if video is not None and video.file else None

@@ -73,7 +73,9 @@ class ValidationSummary:
 
     def _static_figures(self) -> dict[str, tuple[int, int, int]]:
         """App -> (task files, collected, runnable) over the paths pytest was given."""
-        from pytest_spider2v.cli.compat import build_report  # reads every task's needs: only when the table is printed
+        from pytest_spider2v.validate.compatibility import (
+            build_report,  # reads every task's needs: only when the table is printed
+        )
 
         settings = self.config.getoption("spider2v_settings_dir")
         figures: dict[str, tuple[int, int, int]] = {}

@@ -14,6 +14,7 @@ import pytest
 from pytest_spider2v.cli import compat
 from pytest_spider2v.run.records import TaskRecord, task_dir
 from pytest_spider2v.tasks.loading import load_tasks
+from pytest_spider2v.validate import compatibility
 from tests.support.shared import require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")
@@ -27,16 +28,16 @@ MISSING_SQL = "needs evaluation_examples/examples/superset/all_databases.sql, mi
 
 @pytest.fixture(scope="module", autouse=True)
 def registrations() -> None:
-    compat.load_registrations()
+    compatibility.load_registrations()
 
 
 @pytest.fixture(scope="module")
-def sample_report() -> compat.Report:
+def sample_report() -> compatibility.Report:
     require(SAMPLE / "evaluation_examples")
-    return compat.build_report(SAMPLE, settings_dir=None)
+    return compatibility.build_report(SAMPLE, settings_dir=None)
 
 
-def test_sample_collects_all_with_nothing_unknown(sample_report: compat.Report) -> None:
+def test_sample_collects_all_with_nothing_unknown(sample_report: compatibility.Report) -> None:
     files = len(task_files(sample()))
     assert sample_report.files == files
     assert sample_report.collected == files
@@ -46,7 +47,7 @@ def test_sample_collects_all_with_nothing_unknown(sample_report: compat.Report) 
     assert sample_report.apps["excel"].runnable == EXCEL_TASKS
 
 
-def test_sample_account_tasks_reported_with_their_account(sample_report: compat.Report) -> None:
+def test_sample_account_tasks_reported_with_their_account(sample_report: compatibility.Report) -> None:
     dbt = sample_report.apps["dbt"]
     account_ids = next(ids for reason, ids in dbt.reasons.items() if reason.startswith(ACCOUNT_REASON))
     assert len(account_ids) == DBT_CLOUD_TASKS
@@ -54,7 +55,7 @@ def test_sample_account_tasks_reported_with_their_account(sample_report: compat.
     assert dbt_cloud == set(account_ids)
 
 
-def test_sample_needs_are_reasons_with_their_places(sample_report: compat.Report) -> None:
+def test_sample_needs_are_reasons_with_their_places(sample_report: compatibility.Report) -> None:
     superset = sample_report.apps["superset"]
     assert len(superset.reasons[MISSING_SQL]) == 6
     internet = {i for reason, ids in sample_report.apps["dagster"].reasons.items()
@@ -106,7 +107,7 @@ def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep", 
 def test_unknown_metric_and_step_are_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_task(tmp_path, "good", "exact_match")
     write_task(tmp_path, "bad", "no_such_metric", config_type="no_such_step")
-    report = compat.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, settings_dir=None)
     assert report.files == 2 and report.collected == 1 and report.runnable == 1
     assert report.unknown_counts() == {"setup step": 1, "getter": 0, "metric": 1}
     assert {u["name"] for u in report.unknown} == {"no_such_metric", "no_such_step"}
@@ -119,7 +120,7 @@ def test_snapshot_without_recipe_is_a_reason(tmp_path: Path) -> None:
     path = write_task(tmp_path, "nosnap", "exact_match")
     data = json.loads(path.read_text())
     path.write_text(json.dumps({**data, "snapshot": "no-such-snapshot"}))
-    report = compat.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, settings_dir=None)
     assert report.runnable == 0
     (reason,) = report.apps["calc"].reasons
     assert "snapshot 'no-such-snapshot' has no environment recipe" in reason
@@ -129,7 +130,7 @@ def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> No
     write_task(tmp_path, "first", "exact_match", script="mkdir -p ~/x\nzz-no-such-tool run\n")
     write_task(tmp_path, "second", "exact_match", script="zz-no-such-tool start --now\n")
     write_task(tmp_path, "third", "exact_match")
-    report = compat.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, settings_dir=None)
     app = report.apps["calc"]
     assert (app.files, app.collected, app.runnable) == (3, 3, 1)
     summary = "needs program 'zz-no-such-tool', not in image 'desktop'"
@@ -155,7 +156,7 @@ def fake_pytest(outcomes: dict[str, tuple[str, str, bool]], seen: list[list[str]
                 if task.id not in outcomes:
                     continue
                 status, detail, set_up = outcomes[task.id]
-                record = TaskRecord.start(task_dir(results, compat.VERIFY_RUN, task), task, task.key, "noop", {})
+                record = TaskRecord.start(task_dir(results, compatibility.VERIFY_RUN, task), task, task.key, "noop", {})
                 if set_up:
                     record.time("setup", 1.0)
                 record.finish(status, 0.0 if status == "failed" else None, detail)
@@ -169,11 +170,11 @@ def test_verify_measures_what_set_up(tmp_path: Path, monkeypatch: pytest.MonkeyP
     for name in ("ok", "broken", "skips", "lost"):
         write_task(tmp_path / "tree", name, "exact_match")
     write_task(tmp_path / "tree", "offline", "exact_match", script="zz-no-such-tool\n")
-    stale = tmp_path / "results" / compat.VERIFY_RUN / "calc" / "lost"
+    stale = tmp_path / "results" / compatibility.VERIFY_RUN / "calc" / "lost"
     stale.mkdir(parents=True)
     (stale / "result.json").write_text("{}")  # an earlier run's record must not count
     seen: list[list[str]] = []
-    monkeypatch.setattr(compat.subprocess, "run", fake_pytest({
+    monkeypatch.setattr(compatibility.subprocess, "run", fake_pytest({
         "ok": ("failed", "score 0", True),
         "broken": ("error", "SetupFailed: setup failed: StepError: sleep: the guest is gone", False),
         "skips": ("skipped", "needs something found only at run time", False),
@@ -201,7 +202,7 @@ def test_verify_measures_what_set_up(tmp_path: Path, monkeypatch: pytest.MonkeyP
 
 def test_failed_step_names_the_step_or_the_phase(tmp_path: Path) -> None:
     (task,) = load_tasks(write_task(tmp_path, "t", "exact_match", script="true\n"))
-    assert compat.failed_step(task, "SetupFailed: setup failed: StepError: script_and_execute: boom") == \
+    assert compatibility.failed_step(task, "SetupFailed: setup failed: StepError: script_and_execute: boom") == \
         "config[1] script_and_execute"
-    assert compat.failed_step(task, "SetupFailed: setup failed: TimeoutError: timed out") == "setup"
-    assert compat.failed_step(task, "EnvironmentFault: container exited") == "environment"
+    assert compatibility.failed_step(task, "SetupFailed: setup failed: TimeoutError: timed out") == "setup"
+    assert compatibility.failed_step(task, "EnvironmentFault: container exited") == "environment"

@@ -35,7 +35,7 @@ from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
 from pytest_spider2v.providers.docker.network import container_address, create_isolated, remove_isolated
-from pytest_spider2v.run.threads import start_background
+from pytest_spider2v.threads import start_background
 
 LABEL = "pytest-spider2v"
 OWNER_LABEL = f"{LABEL}.owner"
