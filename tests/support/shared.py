@@ -15,6 +15,8 @@ import pytest
 
 #: The checkout's root: this file is tests/support/shared.py.
 REPO = Path(__file__).resolve().parents[2]
+#: Files the unit tests read (a real accessibility tree, records of earlier versions).
+UNIT_DATA = REPO / "tests" / "unit" / "data"
 ENV = "SPIDER2V_SHARED"
 
 

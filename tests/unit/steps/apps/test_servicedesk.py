@@ -4,7 +4,6 @@ arguments and output parsing, and the ticket-matching metric. No Docker needed."
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -15,8 +14,9 @@ import pytest_spider2v.steps.apps.servicedesk as step_module
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.steps.apps.servicedesk import start_page_url
+from tests.support.shared import REPO
 
-TASKS = Path(__file__).resolve().parents[2] / "tasks" / "request-tracker"
+TASKS = REPO / "tasks" / "request-tracker"
 
 TICKETS = [
     {"id": 2, "Subject": "Nightly database backup job failed", "Status": "new", "Queue": "Data Platform",

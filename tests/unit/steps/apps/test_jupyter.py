@@ -11,8 +11,9 @@ import pytest
 from pytest_spider2v.registry import check_parameters, setup_steps
 from pytest_spider2v.steps.apps import jupyter
 from pytest_spider2v.steps.builtin import StepError
+from tests.support.shared import REPO
 
-TASKS = Path(__file__).resolve().parents[2] / "tasks" / "jupyter"
+TASKS = REPO / "tasks" / "jupyter"
 
 
 @pytest.mark.parametrize(

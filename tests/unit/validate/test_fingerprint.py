@@ -26,6 +26,7 @@ from pytest_spider2v.registry import Registry
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task, TaskSpec
 from pytest_spider2v.validate.fingerprint import Fingerprinter, imported_modules
+from tests.support.shared import REPO
 
 # -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
 
@@ -249,8 +250,8 @@ def test_fingerprints_are_the_same_in_another_process(extension, tasks, tmp_path
     script = textwrap.dedent(f"""
         import json, sys
         from pathlib import Path
-        sys.path[:0] = [{str(tmp_path / "src")!r}, {str(Path(__file__).parent)!r}]
-        import test_fingerprint as t
+        sys.path[:0] = [{str(tmp_path / "src")!r}, {str(REPO)!r}]
+        import tests.unit.validate.test_fingerprint as t
         fp = t.Extension(Path({str(tmp_path)!r}), create=False).fingerprinter()
         paths = sorted(Path({str(tmp_path)!r}).glob("tasks/*/*/task.json"))
         print(json.dumps({{p.parent.name: fp.fingerprint(t.read_task(p)) for p in paths}}))

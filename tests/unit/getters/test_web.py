@@ -4,14 +4,13 @@ prefix, and validate_correct_url's token report. The tree fixture is a real gues
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pytest_spider2v.getters.web import address_bar_text, check_url_tokens, with_prefix
 from pytest_spider2v.registry import getters
+from tests.support.shared import UNIT_DATA
 
-TREE = (Path(__file__).parent / "data" / "chromium_a11y.xml").read_text(encoding="utf-8")
+TREE = (UNIT_DATA / "chromium_a11y.xml").read_text(encoding="utf-8")
 SHOWN = "/home/user/e2e/page.html"
 
 

@@ -17,9 +17,9 @@ from pytest_spider2v.run.records import read_result, record_path, recorded_outco
 from pytest_spider2v.run.results import Attempt, LiveView, MetricResult, ObservationFiles, Step, TaskResult, Video
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task, TaskSpec
-from tests.support.shared import REPO
+from tests.support.shared import REPO, UNIT_DATA
 
-V0_1 = Path(__file__).parent / "data" / "records" / "v0.1"
+V0_1 = UNIT_DATA / "records" / "v0.1"
 SPEC = {
     "id": "busiest-month", "snapshot": "desktop", "instruction": "Which month had the most sales? Answer @month[name].",
     "related_apps": ["chromium", "libreoffice_calc"], "tags": ["data_analysis_and_visualization", "gui"],

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.shared import REPO
+
+ROOT = REPO
 SCRIPT = ROOT / "benchmarks" / "harness.py"
 
 

@@ -29,8 +29,9 @@ from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.registry import load_extensions
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import CATEGORIES, INTERFACES, VARIANTS, TaskSpec
+from tests.support.shared import REPO
 
-TASKS = Path(__file__).resolve().parents[2] / "tasks"
+TASKS = REPO / "tasks"
 TASK_FILES = sorted(TASKS.glob("*/*/task.json"))
 IDS = [f"{p.parent.parent.name}/{p.parent.name}" for p in TASK_FILES]
 

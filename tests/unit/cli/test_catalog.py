@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_spider2v.cli.catalog import BEGIN, END, main, project_tasks, splice, table
+from tests.support.shared import REPO
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = REPO
 
 
 def test_readme_task_table_is_up_to_date() -> None:

@@ -17,8 +17,9 @@ from pytest_spider2v.agents.oracle import Cell, OracleAgent, SolutionError, solu
 from pytest_spider2v.agents.solution_helpers import helper_sources, imported_helpers, with_helpers
 from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
 from pytest_spider2v.run.agent import Observation
+from tests.support.shared import REPO
 
-TASKS = Path(__file__).resolve().parents[2] / "tasks"
+TASKS = REPO / "tasks"
 SOLUTION_FILES = sorted(TASKS.glob("*/*/*solution.py"))
 
 REFERENCE = """\

@@ -25,9 +25,9 @@ from pytest_spider2v.tasks.needs import python_code
 from pytest_spider2v.tasks.needs.files import analyse_file
 from pytest_spider2v.tasks.needs.known_needs import load_known_needs
 from pytest_spider2v.tasks.needs.task_needs import task_needs
-from tests.support.shared import require, sample
+from tests.support.shared import REPO, require, sample
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = REPO
 
 SNAPSHOTS = "snapshots:\n  desktop: desktop\n  airflow: airflow\n  jupyter: jupyter\n  superset: superset\n  dagster: dagster\n"
 PROVIDES: dict[str, Any] = {
