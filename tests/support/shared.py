@@ -1,9 +1,11 @@
-"""Where the tests find the shared inputs (the Spider2-V sample): beside the checkout, or where
-``SPIDER2V_SHARED`` says. Never an absolute path, so every checkout (a developer's, a CI
-runner's, a worktree) reads its own.
+"""Where the tests find the shared inputs (the Spider2-V sample, the InfiAgent-DABench dev set):
+beside the checkout, or where ``SPIDER2V_SHARED`` says. Never an absolute path, so every checkout
+(a developer's, a CI runner's, a worktree) reads its own.
 
-A missing input skips locally, where not everyone has the sample, but fails under CI: there a
-skip would let the tests that read real tasks vanish without anyone noticing.
+A test that reads them carries the ``sample`` marker, so ``-m "not sample"`` is the suite that
+needs none of them; :func:`shared` refuses a test without it (``tests/conftest.py`` tells it
+which test runs). A missing input skips locally, where not everyone has the sample, but fails
+under CI: there a skip would let the tests that read real tasks vanish without anyone noticing.
 """
 
 from __future__ import annotations
@@ -20,12 +22,25 @@ UNIT_DATA = REPO / "tests" / "unit" / "data"
 ENV = "SPIDER2V_SHARED"
 
 
-def shared(*parts: str) -> Path:
-    """A path under the shared folder (``$SPIDER2V_SHARED``, else ``../shared`` beside the
-    checkout); not checked, so it is safe at import time."""
+#: The marker of a test that reads the shared inputs.
+MARKER = "sample"
+#: The test running now, while one runs (set by ``tests/conftest.py``); None at collection.
+running: pytest.Item | None = None
+
+
+def shared_root() -> Path:
+    """The shared folder: ``$SPIDER2V_SHARED``, else ``../shared`` beside the checkout."""
     override = os.environ.get(ENV)
-    root = Path(override).expanduser().resolve() if override else REPO.parent / "shared"
-    return root.joinpath(*parts)
+    return Path(override).expanduser().resolve() if override else REPO.parent / "shared"
+
+
+def shared(*parts: str) -> Path:
+    """A path under the shared folder; not checked, so it is safe at import time (parametrizing
+    over the sample's tasks). A test that asks for one must carry the ``sample`` marker."""
+    if running is not None and running.get_closest_marker(MARKER) is None:
+        raise RuntimeError(f"{running.nodeid} reads the shared inputs ({ENV}, ../shared) without the "
+                           f"'{MARKER}' marker: add @pytest.mark.{MARKER} (or a module's pytestmark)")
+    return shared_root().joinpath(*parts)
 
 
 def sample(*parts: str) -> Path:

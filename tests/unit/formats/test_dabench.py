@@ -204,12 +204,14 @@ def published() -> list[Task]:
     return loaded(questions)
 
 
+@pytest.mark.sample
 def test_the_dev_set_gives_257_questions_without_an_error(published: list[Task]) -> None:
     lines = (published[0].path.read_text(encoding="utf-8")).splitlines()
     assert len(published) == len([line for line in lines if line.strip()]) == 257
     assert len({t.id for t in published}) == 257
 
 
+@pytest.mark.sample
 def test_every_dev_question_is_answered_right_by_its_reference_and_wrong_by_its_wrong_solution(
         published: list[Task]) -> None:
     for task in published:
@@ -219,6 +221,7 @@ def test_every_dev_question_is_answered_right_by_its_reference_and_wrong_by_its_
             assert closed_form(answer, labels).score == expected, (task.id, name)
 
 
+@pytest.mark.sample
 def test_dev_set_markers_follow_level_and_concepts(published: list[Task]) -> None:
     rows = [json.loads(line) for line in published[0].path.read_text(encoding="utf-8").splitlines()]
     hard_correlation = sum(r["level"] == "hard" and "Correlation Analysis" in r["concepts"] for r in rows)

@@ -41,6 +41,7 @@ def test_other_uses_of_date_are_not(line: str) -> None:
     assert not sets_clock(f"#!/bin/bash\n{line}\n".encode())
 
 
+@pytest.mark.sample
 def test_in_the_sample_only_the_two_freshness_checks_set_the_time() -> None:
     scripts = sorted(require(sample()).glob("*/*/*.sh"))
     setting = {f"{p.parent.parent.name}/{p.parent.name[:8]}/{p.name}" for p in scripts if sets_clock(p.read_bytes())}

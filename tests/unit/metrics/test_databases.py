@@ -104,6 +104,7 @@ def test_check_types_imply_lighter_ones() -> None:
     assert expand_check_types(["view-schema"]) == {"view", "view-schema"}
 
 
+@pytest.mark.sample
 def test_sample_gold_databases(tmp_path: Path) -> None:
     """The email_address gold DB matches itself under its task's options and differs from the
     analytics gold DB; files are opened read-only (copied only so the test owns them)."""

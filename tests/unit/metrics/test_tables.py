@@ -313,6 +313,7 @@ def _sample_tasks() -> list[tuple[str, Path, dict[str, Any]]]:
 @pytest.mark.parametrize(
     "task_id", ["0f0ee112", "091e73b3", "26eb0940", "106f0830", "0326d92d", "97dd78c1"]
 )
+@pytest.mark.sample
 def test_sample_expected_file_matches_itself(task_id: str) -> None:
     """Every rule shape of these tasks (sheet_data, chart, pivot_table, style with a conditional
     format, check_cell) passes when the gold workbook is compared with itself."""
@@ -321,12 +322,14 @@ def test_sample_expected_file_matches_itself(task_id: str) -> None:
 
 
 @pytest.mark.parametrize(("task_id", "other_id"), [("0f0ee112", "1954cced"), ("091e73b3", "97dd78c1"), ("106f0830", "5f8601f8")])
+@pytest.mark.sample
 def test_sample_expected_file_of_another_task_fails(task_id: str, other_id: str) -> None:
     tasks = {t[0][:8]: t for t in _sample_tasks()}
     _, expected, options = tasks[task_id]
     assert compare_table(tasks[other_id][1], expected, **options) == 0.0
 
 
+@pytest.mark.sample
 def test_sample_initial_file_fails_against_gold(tmp_path: Path) -> None:
     """The untouched task file (what an idle agent leaves) does not pass."""
     task_dir = next(require(EXCEL).glob("091e73b3*"))

@@ -146,6 +146,7 @@ def test_running_tasks_without_an_agent_is_one_usage_error(pytester: pytest.Pyte
     assert "unknown agent 'orcale'; did you mean 'oracle'?" in unknown.stderr.str()
 
 
+@pytest.mark.sample
 def test_every_task_file_of_the_sample_collects_without_errors(pytester: pytest.Pytester) -> None:
     examples = require(sample())
     files = {str(path.relative_to(examples)) for path in task_files(examples)}

@@ -70,6 +70,7 @@ def test_a_failing_dbt_command_fails_the_cell(dbt_cli: types.ModuleType, tmp_pat
     assert calls == [(["dbt", "run"], tmp_path), (["dbt", "test"], tmp_path)]
 
 
+@pytest.mark.sample
 def test_every_sample_dbt_task_without_an_account_has_a_solution() -> None:
     files = task_files(require(sample()), "dbt")
     local = {p.stem for p in files if "account" not in json.loads(p.read_text(encoding="utf-8"))["tags"]}
@@ -77,6 +78,7 @@ def test_every_sample_dbt_task_without_an_account_has_a_solution() -> None:
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem[:8] for p in SOLUTIONS])
+@pytest.mark.sample
 class TestDbtSolution:
     def test_cells_use_only_what_the_helper_defines_and_what_they_bind(self, path: Path) -> None:
         helper = ast.parse(helper_sources()["dbt_cli"]).body

@@ -40,6 +40,7 @@ def sample_steps() -> list[tuple[str, int, dict[str, Any]]]:
     return out
 
 
+@pytest.mark.sample
 def test_sample_is_present() -> None:
     """The parametrised tests below have nothing to check without the sample."""
     assert task_files(require(SAMPLE))
@@ -53,6 +54,7 @@ def test_sample_step_binds(where: str, index: int, step: dict[str, Any]) -> None
         assert check_parameters(fn, 1, step.get("parameters", {})) is None
 
 
+@pytest.mark.sample
 def test_sample_getters_known() -> None:
     for path in task_files(require(SAMPLE)):
         ev = json.loads(path.read_text(encoding="utf-8"))["evaluator"]

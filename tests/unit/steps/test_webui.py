@@ -53,6 +53,7 @@ def test_declared_parameters_are_checked() -> None:
         parse_actions("s", [{"type": "login", "email": "x"}], KNOWN, params=params)
 
 
+@pytest.mark.sample
 def test_every_web_ui_step_of_the_sample_parses() -> None:
     """The astro and dagster web-UI steps of the real original tasks bind to our parsers."""
     from pytest_spider2v.steps.apps import airflow, dagster

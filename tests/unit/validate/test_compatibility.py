@@ -37,6 +37,7 @@ def sample_report() -> compatibility.Report:
     return compatibility.build_report(SAMPLE, settings_dir=None)
 
 
+@pytest.mark.sample
 def test_sample_collects_all_with_nothing_unknown(sample_report: compatibility.Report) -> None:
     files = len(task_files(sample()))
     assert sample_report.files == files
@@ -47,6 +48,7 @@ def test_sample_collects_all_with_nothing_unknown(sample_report: compatibility.R
     assert sample_report.apps["excel"].runnable == EXCEL_TASKS
 
 
+@pytest.mark.sample
 def test_sample_account_tasks_reported_with_their_account(sample_report: compatibility.Report) -> None:
     dbt = sample_report.apps["dbt"]
     account_ids = next(ids for reason, ids in dbt.reasons.items() if reason.startswith(ACCOUNT_REASON))
@@ -55,6 +57,7 @@ def test_sample_account_tasks_reported_with_their_account(sample_report: compati
     assert dbt_cloud == set(account_ids)
 
 
+@pytest.mark.sample
 def test_sample_needs_are_reasons_with_their_places(sample_report: compatibility.Report) -> None:
     superset = sample_report.apps["superset"]
     assert len(superset.reasons[MISSING_SQL]) == 6
@@ -69,6 +72,7 @@ def test_sample_needs_are_reasons_with_their_places(sample_report: compatibility
         assert {i for ids in app.reasons.values() for i in ids} == set(app.details)
 
 
+@pytest.mark.sample
 def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     examples = require(sample())
     files = len(task_files(examples))

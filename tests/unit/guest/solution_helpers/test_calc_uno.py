@@ -89,12 +89,14 @@ def test_chart_header_flags_follow_the_series_direction(calc_uno: types.ModuleTy
     assert diagram.DataRowSource == ("ROWS" if in_rows else "COLUMNS")
 
 
+@pytest.mark.sample
 def test_every_sample_excel_task_has_a_solution() -> None:
     tasks = {path.stem for path in task_files(require(sample()), "excel")}
     assert tasks and tasks <= {path.stem for path in SOLUTIONS}
 
 
 @pytest.mark.parametrize("path", SOLUTIONS, ids=[p.stem[:8] for p in SOLUTIONS])
+@pytest.mark.sample
 class TestExcelSolution:
     def test_cells_use_only_what_the_helper_defines_and_what_they_bind(self, path: Path) -> None:
         helper = ast.parse(helper_sources()["calc_uno"]).body

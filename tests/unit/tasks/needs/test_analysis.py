@@ -654,6 +654,7 @@ def test_known_needs_mistakes_are_named(tmp_path: Path, text: str, message: str)
         load_known_needs(known(tmp_path, text))
 
 
+@pytest.mark.sample
 def test_known_needs_name_sample_tasks_and_waive_what_the_reading_finds() -> None:
     """Every entry of the project's file is a task of the sample, and every waiver matches a need
     its files show (a waiver that matches nothing is stale)."""
