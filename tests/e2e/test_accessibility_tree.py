@@ -3,14 +3,14 @@ attributes, far less time), on three real desktops: Calc with a sheet, Chromium 
 terminal. Each desktop is a fresh container; nothing is mocked.
 
 A walk is a snapshot of a live desktop, so the original (slow) walk is taken between two fast
-ones on a desktop that has stopped changing, and must equal one of them.
+ones on a desktop that has stopped changing, and must equal one of them. Every state a check
+needs (a window, a filled-in tree, a scrolled sheet) is waited for, never read once.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
@@ -21,6 +21,7 @@ from openpyxl import Workbook
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.provider import Provider
 from tests.support.trees import differences, node_count
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -52,22 +53,31 @@ def desktop(conformance_provider: Provider) -> Iterator[Environment]:
 
 def wait_for_window(env: Environment, text: str) -> None:
     """Until a window whose title or class has ``text`` exists."""
-    deadline = time.monotonic() + STABLE_TIMEOUT
-    while text not in env.execute(["wmctrl", "-lx"]).stdout:
-        assert time.monotonic() < deadline, f"no window {text!r}"
-        time.sleep(0.2)
+    wait_until(lambda: env.execute(["wmctrl", "-lx"]).stdout, lambda windows: text in windows,
+               timeout=STABLE_TIMEOUT, what=f"a window {text!r} in wmctrl -lx", interval=0.2)
 
 
-def stable_fast_tree(env: Environment) -> str:
-    """The fast walk once two in a row agree: the desktop has stopped changing."""
-    deadline = time.monotonic() + STABLE_TIMEOUT
+def settled_fast_tree(env: Environment, min_nodes: int) -> str:
+    """The fast walk once two in a row agree and hold ``min_nodes`` nodes: the desktop has
+    stopped changing, and the application has filled in its window (a window's title comes
+    before its contents)."""
     previous = env.accessibility_tree()
-    while True:
-        current = env.accessibility_tree()
-        if not differences(previous, current, limit=1) or time.monotonic() > deadline:
-            return current
-        previous = current
-        time.sleep(0.5)
+
+    def last_two_walks() -> tuple[str, str]:
+        nonlocal previous
+        walks = previous, env.accessibility_tree()
+        previous = walks[1]
+        return walks
+
+    def settled(walks: tuple[str, str]) -> bool:
+        return not differences(*walks, limit=1) and node_count(walks[1]) >= min_nodes
+
+    def summary(walks: tuple[str, str]) -> str:
+        return f"{node_count(walks[1])} nodes, changed at {differences(*walks, limit=3) or 'no place'}"
+
+    _, tree = wait_until(last_two_walks, settled, timeout=STABLE_TIMEOUT, show=summary,
+                         what=f"two fast walks in a row to agree on at least {min_nodes} nodes")
+    return tree
 
 
 def first_cell(tree: str) -> tuple[str, int]:
@@ -79,7 +89,7 @@ def first_cell(tree: str) -> tuple[str, int]:
 
 
 def assert_walks_agree(env: Environment, min_nodes: int) -> None:
-    before = stable_fast_tree(env)
+    before = settled_fast_tree(env, min_nodes)
     naive = env.accessibility_tree(walk="naive")
     after = env.accessibility_tree()
     closest = min((differences(naive, fast) for fast in (before, after)), key=len)
@@ -100,9 +110,9 @@ def test_calc_with_a_sheet(desktop: Environment, tmp_path: Path) -> None:
     assert_walks_agree(desktop, min_nodes=1000)  # a screen of cells, menus, toolbars
     # scrolled down and right: the scan passes hidden rows and columns before the showing block
     desktop.run_python("pyautogui.click(600, 400); pyautogui.scroll(-6); pyautogui.hscroll(4)")
+    wait_until(lambda: first_cell(desktop.accessibility_tree()), lambda cell: cell[0] != "A" and cell[1] != 1,
+               timeout=STABLE_TIMEOUT, what="the sheet to scroll down and right (its first showing cell past A1)")
     assert_walks_agree(desktop, min_nodes=1000)
-    column, row = first_cell(desktop.accessibility_tree())
-    assert column != "A" and row != 1, f"the sheet did not scroll: its first showing cell is {column}{row}"
 
 
 def test_chromium_with_a_page(desktop: Environment) -> None:

@@ -37,6 +37,7 @@ def sh(env: Environment, script: str, timeout: float = 300.0) -> str:
     return result.stdout
 
 
+@pytest.mark.sample
 def test_original_task_scripts_run_on_the_stand_ins(airflow_env: Environment) -> None:
     folder = require(sample("airflow", TASK))
     airflow_env.upload(folder / "workFlow.zip", "/home/user/workFlow.zip")
@@ -62,6 +63,7 @@ def test_original_task_scripts_run_on_the_stand_ins(airflow_env: Environment) ->
     assert include == PROJECT
 
 
+@pytest.mark.sample
 def test_a_new_project_on_port_8002_replaces_the_running_one(airflow_env: Environment) -> None:
     """Task 29fa5f45's agent part typed into its terminal, then its eval.sh."""
     folder = require(sample("airflow", "29fa5f45-e1c7-45c5-a644-e35c4ebce080"))

@@ -11,16 +11,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-import docker
 import pytest
+from docker.models.containers import Container
+
+from tests.support.containers import containers_of, runs
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
-LABEL = "pytest-spider2v"
 
 
 def run_pytest(*args: str, cwd: Path = ROOT, timeout: float = 2400) -> subprocess.CompletedProcess[str]:
@@ -30,12 +31,6 @@ def run_pytest(*args: str, cwd: Path = ROOT, timeout: float = 2400) -> subproces
 
 def records(results: Path) -> list[dict]:
     return [json.loads(p.read_text()) for p in sorted(results.rglob("result.json"))]
-
-
-def containers_of(pid: int) -> list:
-    client = docker.from_env()
-    found = client.containers.list(all=True, filters={"label": LABEL}, ignore_removed=True)
-    return [c for c in found if c.labels.get(f"{LABEL}.owner", "").startswith(f"{pid}:")]
 
 
 #: A few project tasks of different apps for whole-run checks. Every task's reference, noop and
@@ -125,10 +120,12 @@ def as_from_a_terminal() -> None:
 def start_and_wait_for_container(args: list[str], cwd: Path) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=cwd,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=as_from_a_terminal)
-    deadline = time.monotonic() + 300
-    while not containers_of(proc.pid):
-        assert proc.poll() is None and time.monotonic() < deadline, "no container appeared"
-        time.sleep(0.5)
+
+    def started_containers() -> list[Container]:
+        assert proc.poll() is None, "the run ended before starting a container"
+        return containers_of(proc.pid)
+
+    wait_until(started_containers, timeout=300, what="a container of the run")
     return proc
 
 
@@ -136,21 +133,12 @@ def slow_task(root: Path) -> None:
     write_task(root, "slow", [{"type": "execute", "parameters": {"command": "sleep 120"}}], "echo x", "x")
 
 
-def running_setup(container) -> bool:
-    try:
-        return any("sleep 120" in " ".join(p) for p in container.top()["Processes"] or [])
-    except docker.errors.APIError:
-        return False  # not running (yet, or any more)
-
-
 def test_ctrl_c_removes_the_runs_containers(tmp_path: Path) -> None:
     """Ctrl-C while a task is being set up (as a user would press it, mid-task)."""
     slow_task(tmp_path)
     proc = start_and_wait_for_container(["tasks", "--agent", "noop", "--results-dir", str(tmp_path / "r")], tmp_path)
-    deadline = time.monotonic() + 120
-    while not any(running_setup(c) for c in containers_of(proc.pid)):
-        assert time.monotonic() < deadline, "the setup step never started"
-        time.sleep(0.5)
+    wait_until(lambda: any(runs(c, "sleep 120") for c in containers_of(proc.pid)), timeout=120,
+               what="the setup step (sleep 120) running in the run's container")
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=120)
     assert containers_of(proc.pid) == []
@@ -196,19 +184,16 @@ def test_a_task_whose_container_dies_mid_episode_passes_on_its_retry(tmp_path: P
     proc = subprocess.Popen([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tasks", "--agent", "oracle",
                              "--retries", "1", "-k", "abstract", "--results-dir", str(tmp_path / "r")],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 300
-    killed = None
-    while killed is None:
-        assert proc.poll() is None and time.monotonic() < deadline, "the first action never started"
-        for container in containers_of(proc.pid):
-            try:
-                busy = any("sleep 21" in " ".join(p) for p in container.top()["Processes"] or [])
-            except docker.errors.APIError:
-                busy = False
-            if busy:
-                container.kill()
-                killed = container.id
-        time.sleep(0.5)
+
+    def kill_during_the_first_action() -> str | None:
+        """The id of the container killed while the first action runs in it; None while it does not yet."""
+        assert proc.poll() is None, "the run ended before its first action"
+        busy = next((c for c in containers_of(proc.pid) if runs(c, "sleep 21")), None)
+        if busy is not None:
+            busy.kill()
+        return None if busy is None else busy.id
+
+    wait_until(kill_during_the_first_action, timeout=300, what="the first action (sleep 21) to run")
     out, _ = proc.communicate(timeout=600)
     assert proc.returncode == 0, out[-4000:]
     (record,) = records(tmp_path / "r")

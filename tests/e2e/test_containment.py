@@ -13,8 +13,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
@@ -28,6 +27,7 @@ from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.provider import DockerProvider
 from pytest_spider2v.registry import setup_steps
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -53,14 +53,6 @@ try:
 except OSError as exc:
     print("blocked", exc)
 """
-
-
-def wait_for(probe: Callable[[], object], timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not probe():
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}")
-        time.sleep(0.2)
 
 
 def acquire_or_skip(provider: DockerProvider, snapshot: str) -> Environment:
@@ -126,7 +118,8 @@ def test_a_memory_hog_ends_its_task_with_the_memory_limit(limited: DockerProvide
         with ThreadPoolExecutor(1) as pool:
             hog = pool.submit(env.run_python, MEMORY_HOG, timeout=120)
             assert isinstance(env, DockerEnvironment)
-            wait_for(lambda: env.guard.cgroups.read().oom_kills or hog.done(), 120, "the hog to meet the limit")
+            wait_until(env.guard.cgroups.read, lambda counters: counters.oom_kills or hog.done(), timeout=120,
+                       what="the hog to meet the limit", interval=0.2)
             carries_on(bystander)
             with pytest.raises(EnvironmentFault, match=r"hit its memory limit of 512m \(\d+ process(es)? OOM-killed\)"):
                 hog.result()
@@ -144,7 +137,8 @@ def test_a_fork_bomb_ends_its_task_with_the_process_limit(limited: DockerProvide
         with ThreadPoolExecutor(1) as pool:
             bomb = pool.submit(env.run_python, FORK_BOMB, timeout=20)
             assert isinstance(env, DockerEnvironment)
-            wait_for(lambda: env.guard.cgroups.read().refused_forks or bomb.done(), 60, "the bomb to meet the limit")
+            wait_until(env.guard.cgroups.read, lambda counters: counters.refused_forks or bomb.done(), timeout=60,
+                       what="the bomb to meet the limit", interval=0.2)
             carries_on(bystander)  # while the bomb is still going
             with pytest.raises(EnvironmentFault, match=rf"reached its process limit of {PIDS} \(\d+ forks? refused\)"):
                 bomb.result()
@@ -205,7 +199,8 @@ def test_an_isolated_environment_reaches_nothing_but_the_harness_reaches_it(
             # the harness: guest server, an app port, and Chromium's DevTools through the task step
             assert env.screenshot()[:8] == b"\x89PNG\r\n\x1a\n"
             env.launch(["python3", "-m", "http.server", "8080", "--directory", "/home/user"])
-            wait_for(lambda: _answers(env.host_url(8080)), 30, "the guest's port 8080")
+            wait_until(lambda: httpx.get(env.host_url(8080), timeout=2).status_code, lambda status: status == 200,
+                       timeout=30, what="the guest's port 8080 to answer 200", retry_on=(httpx.HTTPError,))
             setup_steps.get("google_chrome_browser")(make_context(env, "chromium"), urls=["http://localhost:8080/"])
             # agent code: no internet, no DNS, no host port, no other container
             bridge_gateway = network.attrs["IPAM"]["Config"][0]["Gateway"]
@@ -221,13 +216,6 @@ def test_an_isolated_environment_reaches_nothing_but_the_harness_reaches_it(
     assert not docker.from_env().networks.list(names=[network.name])
     rules = subprocess.run(["iptables", "-S", "INPUT"], capture_output=True, text=True, check=True).stdout
     assert network.attrs["Options"]["com.docker.network.bridge.name"] not in rules
-
-
-def _answers(url: str) -> bool:
-    try:
-        return httpx.get(url, timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
 
 
 def test_a_crashed_runs_isolated_network_is_cleaned_up() -> None:

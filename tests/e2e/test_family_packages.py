@@ -112,6 +112,7 @@ def built(image: str) -> bool:
 
 
 @pytest.mark.parametrize("family", sorted(PYTHON))
+@pytest.mark.sample
 def test_family_image_imports_what_its_tasks_import(family: str) -> None:
     image = image_name(family)
     if not built(image):
@@ -129,6 +130,7 @@ def test_family_image_imports_what_its_tasks_import(family: str) -> None:
     assert failures == [], f"{family} image:\n" + "\n".join(failures)
 
 
+@pytest.mark.sample
 def test_conda_create_then_offline_pip_install_and_scaffold_in_the_dagster_image() -> None:
     """Task 1a57b227: init.sh runs `conda create -n dagster python=3.11 -y` and activates it; the
     agent runs `pip install dagster dagster-webserver` and `dagster project scaffold --name

@@ -19,26 +19,19 @@ from xml.etree import ElementTree
 import docker
 import pytest
 from PIL import Image
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.provider import Provider, owner_token
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
 SNAPSHOT = "desktop"
 LABEL = "pytest-spider2v"
-
-
-def wait_for(probe: Callable[[], object], timeout: float, what: str, interval: float = 0.5) -> object:
-    """Poll until ``probe`` returns something truthy (GUI apps take a while to come up)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = probe()
-        if value:
-            return value
-        time.sleep(interval)
-    pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}")
+#: The namespace of the accessibility tree's state attributes.
+STATE = "{uri:deskat:state.at-spi.gnome.org}"
 
 
 @pytest.fixture(scope="module")
@@ -86,11 +79,14 @@ def test_typed_text_arrives_exactly_including_angle_brackets(env: Environment) -
     """Every printable ASCII character typed with pyautogui reaches the application unchanged."""
     env.upload(b'IFS= read -r line; printf %s "$line" > /tmp/typed.txt\n', "/tmp/readline.sh")
     env.launch(["gnome-terminal", "--", "bash", "/tmp/readline.sh"])
-    wait_for(lambda: env.execute("pgrep -f readline.sh", shell=True).ok, 30, "the terminal reading a line")
-    wait_for(lambda: "Terminal" in env.execute("wmctrl -l", shell=True).stdout, 30, "the terminal window")
+    wait_until(lambda: env.execute("pgrep -f readline.sh", shell=True).ok, timeout=30,
+               what="the terminal reading a line")
+    # keys go to the focused window: the terminal's, a moment after it is mapped
+    wait_until(lambda: env.execute(["xdotool", "getactivewindow", "getwindowname"]).stdout,
+               lambda title: "Terminal" in title, timeout=30, what="the terminal to be the active window")
     text = "a<b>c |&;$`'\"x\" {[()]} ~!@#%^*_+=-:?,./"
     env.run_python(f"pyautogui.typewrite({text!r}, interval=0.02); pyautogui.press('enter')")
-    typed = wait_for(lambda: env.download("/tmp/typed.txt"), 15, "the typed line")
+    typed = wait_until(lambda: env.download("/tmp/typed.txt"), timeout=15, what="the typed line in /tmp/typed.txt")
     assert typed.decode() == text
 
 
@@ -107,27 +103,24 @@ def test_accessibility_tree_shows_launched_application(env: Environment) -> None
     assert root.tag == "desktop-frame"
     env.launch(["gedit", "--new-window"])
 
-    def gedit_node() -> ElementTree.Element | None:
+    def gedit_states() -> set[str] | None:
+        """The states of gedit's nodes in the tree; None while gedit is not in it."""
         tree = ElementTree.fromstring(env.accessibility_tree())
-        return next((a for a in tree.findall("application") if a.get("name") == "gedit"), None)
+        app = next((a for a in tree.findall("application") if a.get("name") == "gedit"), None)
+        return None if app is None else {key for node in app.iter() for key in node.attrib if key.startswith(STATE)}
 
-    app = wait_for(gedit_node, 60, "gedit in the accessibility tree")
-    states = {k for k in app.iter() for k in k.attrib if k.startswith("{uri:deskat:state.at-spi.gnome.org}")}
-    assert "{uri:deskat:state.at-spi.gnome.org}showing" in states
+    # gedit's application comes into the tree before its window is shown
+    wait_until(gedit_states, lambda states: states is not None and f"{STATE}showing" in states, timeout=60,
+               what="gedit in the accessibility tree, showing")
 
 
 def test_chromium_devtools_reachable_from_host(env: Environment) -> None:
     env.launch("google-chrome --remote-debugging-port=1337 about:blank", shell=True)
     env.launch("socat tcp-listen:9222,fork,reuseaddr tcp:localhost:1337", shell=True)
     with sync_playwright() as playwright:
-
-        def connect():
-            try:
-                return playwright.chromium.connect_over_cdp(env.host_url(9222), timeout=5000)
-            except Exception:
-                return None
-
-        browser = wait_for(connect, 60, "Chromium DevTools on the published port 9222")
+        browser = wait_until(lambda: playwright.chromium.connect_over_cdp(env.host_url(9222), timeout=5000),
+                             timeout=60, what="Chromium DevTools on the published port 9222",
+                             retry_on=(PlaywrightError,))
         try:
             page = browser.contexts[0].new_page()
             page.set_content("<title>spider2v</title><h1>conformance</h1>")
@@ -202,10 +195,11 @@ def test_only_the_last_acquired_snapshot_keeps_a_spare(new_conformance_provider:
 
     try:
         provider.release(provider.acquire("desktop"))
-        wait_for(lambda: containers("desktop"), 60, "the desktop snapshot's spare")
+        wait_until(lambda: containers("desktop"), timeout=60, what="the desktop snapshot's spare")
         provider.release(provider.acquire("excel"))
-        assert containers("desktop") == []
-        wait_for(lambda: len(containers("excel")) == 1, 60, "the excel snapshot's spare")
+        assert containers("desktop") == []  # acquiring removes other snapshots' spares before it returns
+        wait_until(lambda: containers("excel"), lambda spares: len(spares) == 1, timeout=60,
+                   what="the excel snapshot's spare, alone")
     finally:
         provider.close()
 

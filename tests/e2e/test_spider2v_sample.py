@@ -13,7 +13,7 @@ import pytest
 from tests.support.shared import REPO, require, sample
 
 EXAMPLES = sample()
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.sample]
 
 
 @pytest.fixture(autouse=True)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from openpyxl import Workbook, load_workbook
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
 import pytest_spider2v.getters.builtin
@@ -25,6 +26,7 @@ from pytest_spider2v.registry import getters, setup_steps
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.shared import require, sample, shared
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -54,15 +56,9 @@ def get(ctx: TaskContext, spec: dict[str, object]) -> object:
     return getters.get(str(spec["type"]))(ctx, spec)
 
 
-def wait_for_window(env: Environment, title: str, timeout: float = WINDOW_TIMEOUT) -> str:
-    deadline = time.monotonic() + timeout
-    listing = ""
-    while time.monotonic() < deadline:
-        listing = env.execute(["wmctrl", "-l"]).stdout
-        if title in listing:
-            return listing
-        time.sleep(0.5)
-    raise AssertionError(f"no window {title!r} after {timeout:.0f}s; wmctrl -l:\n{listing}")
+def wait_for_window(env: Environment, title: str) -> None:
+    wait_until(lambda: env.execute(["wmctrl", "-l"]).stdout, lambda windows: title in windows,
+               timeout=WINDOW_TIMEOUT, what=f"a window {title!r} in wmctrl -l")
 
 
 def test_copyfile_then_vm_file_round_trip(ctx: TaskContext) -> None:
@@ -130,12 +126,10 @@ def test_open_xlsx_then_activate_window(ctx: TaskContext) -> None:
     run(ctx, "copyfile_from_host_to_guest", src="E2eBook.xlsx", dest="/home/user/E2eBook.xlsx")
     run(ctx, "open", path="/home/user/E2eBook.xlsx")
     title = "E2eBook.xlsx - LibreOffice Calc"
-    listing = wait_for_window(ctx.env, title)
-    assert title in listing
+    wait_for_window(ctx.env, title)
     run(ctx, "activate_window", window_name=title, strict=True)
-    run(ctx, "sleep", seconds=0.5)
-    active = ctx.env.execute(["xdotool", "getactivewindow", "getwindowname"]).stdout.strip()
-    assert active == title
+    wait_until(lambda: ctx.env.execute(["xdotool", "getactivewindow", "getwindowname"]).stdout.strip(),
+               lambda active: active == title, timeout=30, what=f"{title!r} to be the active window")
 
 
 def test_google_chrome_browser_opens_local_page(ctx: TaskContext) -> None:
@@ -145,12 +139,16 @@ def test_google_chrome_browser_opens_local_page(ctx: TaskContext) -> None:
     run(ctx, "google_chrome_browser", debugging_port=1337, listening_port=9222,
         urls=[f"file://{page}", "https://www.bing.com/"], full_screen=True)
     assert time.monotonic() - started < 60, "an internet start page must not hold the step"
+
+    # CDP lists tabs in attach order, not tab-strip order; the start tab must be gone, and the
+    # page loaded (its title comes with it).
+    def as_opened(titles: dict[str, str]) -> bool:
+        return sorted(titles) == ["about:blank", f"file://{page}"] and titles[f"file://{page}"] == "Spider2V E2E Start"
+
     with sync_playwright() as p:
         browser = p.chromium.connect_over_cdp(ctx.env.host_url(9222))
-        titles = {pg.url: pg.title() for pg in browser.contexts[0].pages}
-    # CDP lists tabs in attach order, not tab-strip order; the start tab must be gone.
-    assert sorted(titles) == ["about:blank", f"file://{page}"], titles
-    assert titles[f"file://{page}"] == "Spider2V E2E Start"
+        wait_until(lambda: {pg.url: pg.title() for pg in browser.contexts[0].pages}, as_opened, timeout=30,
+                   what="the tabs about:blank and the page titled 'Spider2V E2E Start'", retry_on=(PlaywrightError,))
     running = ctx.env.execute(["bash", "-c", "pgrep -f remote-debugging-port=1337 >/dev/null && echo up"])
     assert running.stdout.strip() == "up"  # disconnecting Playwright left the browser running
 
@@ -182,6 +180,7 @@ SAMPLE_ROOT = shared("spider2v-sample")
 EXCEL_TASK = sample("excel", "0326d92d-d218-48a8-9ca1-981cd6d064c7")
 
 
+@pytest.mark.sample
 def test_real_excel_task_setup_edit_save_and_fetch(env: Environment, tmp_path: Path) -> None:
     """A published task's own config and postconfig, with an edit in between, as in an episode:
     open the workbook, type into a cell, then activate + Ctrl+S + fetch the result file.

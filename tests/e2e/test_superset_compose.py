@@ -39,6 +39,7 @@ def sh(env: Environment, script: str, timeout: float = 300.0) -> str:
     return result.stdout
 
 
+@pytest.mark.sample
 def test_original_task_scripts_run_on_the_compose_stand_in(superset_env: Environment) -> None:
     folder = require(sample("superset", TASK))
     superset_env.upload(folder / "init.sh", "/home/user/init.sh")

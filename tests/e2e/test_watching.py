@@ -16,15 +16,19 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import docker
 import httpx
 import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, sync_playwright
 
 from pytest_spider2v.environments.base import Environment
-from tests.support.rfb import rfb_session
+from tests.support.containers import containers_of
+from tests.support.rfb import Frame, RFBClient, rfb_session
+from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 
@@ -44,29 +48,43 @@ class Run:
         self.proc = subprocess.Popen([*PYTEST, *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.lines.append(line.rstrip("\n"))
 
+    def ended(self) -> bool:
+        """Whether the run has ended; once it has, every line it printed has been read."""
+        if self.proc.poll() is None:
+            return False
+        self._reader.join(timeout=30)
+        return True
+
+    def assert_running(self) -> None:
+        """Fail at once, with the run's output, when the run has ended: what a test waits for
+        during the run will not come."""
+        assert not self.ended(), "the run ended first:\n" + "\n".join(self.lines[-80:])
+
     def wait_for_line(self, pattern: re.Pattern[str], timeout: float = 600) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in list(self.lines):
-                if match := pattern.search(line):
-                    return match
-            assert self.proc.poll() is None, "the run ended first:\n" + "\n".join(self.lines[-80:])
-            time.sleep(0.2)
-        raise AssertionError(f"no line matching {pattern.pattern} within {timeout:g} s")
+        def first_match() -> re.Match[str] | None:
+            ended = self.ended()  # before reading the lines: a line printed just before the end counts
+            found = next((match for line in list(self.lines) if (match := pattern.search(line))), None)
+            if found is None and ended:
+                self.assert_running()
+            return found
+
+        return wait_until(first_match, timeout=timeout, what=f"a line matching {pattern.pattern}", interval=0.2,
+                          show=lambda _: "no such line; the last lines:\n" + "\n".join(self.lines[-20:]))
 
     def finish(self, timeout: float = 1200) -> str:
         try:
             self.proc.wait(timeout=timeout)
         finally:
             self.proc.kill()
-        time.sleep(0.2)  # the reader's last lines
+        self._reader.join(timeout=30)  # the run's last lines: the reader stops at the end of its output
         return "\n".join(self.lines)
 
 
@@ -108,17 +126,25 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def poll(probe: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+def desktop_frame(client: RFBClient, min_colours: int, what: str, timeout: float = 90) -> Frame:
+    """The live view's first frame showing more than ``min_colours`` colours: a desktop is drawn
+    a moment after its view opens, an application's window a moment after it is mapped."""
+    return wait_until(client.frame, lambda frame: frame.colours() > min_colours, timeout=timeout, what=what,
+                      show=Frame.summary)
+
+
+def guest_text(run: Run, path: str) -> str | None:
+    """A file of the run's desktop as it is now, read beside the run through Docker (None while
+    no container of the run has it)."""
+    run.assert_running()
+    for container in containers_of(run.proc.pid):
         try:
-            found = probe()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        time.sleep(0.5)
-    raise AssertionError(f"{what} within {timeout:g} s")
+            code, output = container.exec_run(["cat", path])
+        except docker.errors.APIError:
+            continue  # a container going away (the run released it)
+        if code == 0:
+            return output.decode(errors="replace")
+    return None
 
 
 def duration(env: Environment, video: bytes) -> float:
@@ -130,14 +156,45 @@ def duration(env: Environment, video: bytes) -> float:
     return float(probe.stdout.strip())
 
 
+MP4_INLINE = "data:video/mp4;base64,"
+#: The charts of the overview, one per grouping.
+CHARTS = ("app", "difficulty", "interface", "variant")
+#: The overview of the subset's run: every task passed; a header and the subset's three categories.
+OVERVIEW = {"overview visible": True, "success rate 100.0%": True, "rows of the category table": 1 + 3,
+            "bars of the category chart": 3, "charts visible": list(CHARTS), "above the test list": True}
+
+
+def first_video(page: Page) -> dict[str, Any]:
+    """What a report shows of its first video: how its source starts, whether it is visible."""
+    video = page.locator("video").first
+    source = video.locator("source").first.get_attribute("src", timeout=1000) or ""
+    return {"source": source[:len(MP4_INLINE) + 8], "visible": video.is_visible()}
+
+
+def overview_shown(page: Page) -> dict[str, Any]:
+    """What a report's overview shows, in the terms of :data:`OVERVIEW`."""
+    overview = page.locator("#spider2v-overview")
+    category = page.locator("#spider2v-by-category")
+    top = overview.bounding_box(timeout=1000)
+    table = page.locator("#results-table").bounding_box(timeout=1000)
+    return {
+        "overview visible": overview.is_visible(),
+        "success rate 100.0%": "Success rate 100.0%" in overview.inner_text(timeout=1000),
+        "rows of the category table": category.locator("table tr").count(),
+        "bars of the category chart": category.locator("svg rect.bar").count(),
+        "charts visible": [title for title in CHARTS if page.locator(f"#spider2v-by-{title} svg").is_visible()],
+        "above the test list": bool(top and table and top["y"] + top["height"] <= table["y"]),
+    }
+
+
 # -- the guest's side, directly ---------------------------------------------------------------
 
 
 def test_the_guest_serves_its_desktop_and_records_it(desktop_env: Environment) -> None:
     url = desktop_env.live_view(view_only=True)
     with rfb_session(url) as client:
-        frame = client.frame()
-    assert (frame.width, frame.height) == desktop_env.screen_size() and frame.colours() > 1
+        frame = desktop_frame(client, 1, "the desktop drawn in the live view")
+    assert (frame.width, frame.height) == desktop_env.screen_size()
     desktop_env.start_recording("/tmp/spider2v/check.mp4")
     time.sleep(4)
     stopped = desktop_env.stop_recording()
@@ -156,9 +213,8 @@ def test_live_prints_each_tasks_view_and_a_client_receives_the_desktop(tmp_path:
     nodeid, url = run.wait_for_line(LIVE_LINE).groups()
     assert nodeid == "tasks/terminal/watched/task.json::watched[abstract]" and "view_only=1" in url
     with rfb_session(url) as client:
-        frame = client.frame()
+        frame = desktop_frame(client, 16, "a desktop with a terminal on it, not a blank screen")
     assert frame.width >= 1024 and frame.height >= 768
-    assert frame.colours() > 16  # a desktop with a terminal on it, not a blank screen
     output = run.finish()
     assert run.proc.returncode == 0, output[-4000:]
     (record,) = records(tmp_path / "r").values()
@@ -180,9 +236,7 @@ def test_record_video_makes_an_mp4_as_long_as_the_episode_and_the_report_plays_i
     recorded = record["timings"]["episode"] + record["timings"]["evaluation"]
     assert duration(desktop_env, video) == pytest.approx(recorded, abs=max(2.0, 0.1 * recorded))
     report = html.read_text()
-    assert "data:video/mp4;base64," in report
-
-    from playwright.sync_api import sync_playwright
+    assert MP4_INLINE in report
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
@@ -191,9 +245,9 @@ def test_record_video_makes_an_mp4_as_long_as_the_episode_and_the_report_plays_i
             page = browser.new_page()
             page.goto(html.as_uri())
             page.click("#show_all_details")
-            source = page.locator("video source").first
-            assert (source.get_attribute("src") or "").startswith("data:video/mp4;base64,")
-            assert page.locator("video").first.is_visible()
+            wait_until(lambda: first_video(page),
+                       lambda video: video["source"].startswith(MP4_INLINE) and video["visible"], timeout=30,
+                       what="the report to show the episode's video, inline", retry_on=(PlaywrightError,))
         finally:
             browser.close()
 
@@ -207,16 +261,23 @@ def test_a_person_types_through_the_live_view_says_done_and_the_task_scores_1(tm
     run = Run("tasks", "--agent", "human", "--agent-option", f"port={port}", "--agent-option", "terminal=no",
               "--agent-option", "every=2", "--results-dir", str(tmp_path / "r"), cwd=tmp_path)
     page = f"http://127.0.0.1:{port}/"
+
+    def page_state() -> dict[str, Any]:
+        run.assert_running()
+        return httpx.get(page + "state").json()
+
     # the episode has begun (its deadline is set) once setup is done: the terminal is open
-    state = poll(lambda: (s := httpx.get(page + "state").json())["awaiting_verdict"] and s["deadline"] and s,
-                 600, "the person's episode never began")
+    state = wait_until(page_state, lambda state: state["awaiting_verdict"] and state["deadline"], timeout=600,
+                       what="the person's episode to begin", retry_on=(httpx.HTTPError,))
     assert "view_only" not in state["live_url"]
     with rfb_session(state["live_url"]) as client:
-        frame = client.frame()
+        frame = desktop_frame(client, 16, "the terminal drawn in the live view")
         client.click(frame.width // 2, frame.height // 2)  # into the maximized terminal
         time.sleep(0.5)
         client.type("echo 'typed by a person' > person.txt\n")
-        time.sleep(2)
+    # a person says DONE once they see their command has run
+    wait_until(lambda: guest_text(run, "/home/user/Desktop/person.txt"), lambda text: text == "typed by a person\n",
+               timeout=30, what="the typed command to write ~/Desktop/person.txt")
     assert httpx.post(page + "verdict", json={"verdict": "DONE"}).status_code == 200
     output = run.finish()
     assert run.proc.returncode == 0, output[-4000:]
@@ -268,23 +329,13 @@ def test_the_report_opens_with_the_runs_tables_and_charts(tmp_path: Path) -> Non
                       "--results-dir", str(tmp_path / "results"))
     assert proc.returncode == 0, proc.stdout[-6000:]
 
-    from playwright.sync_api import sync_playwright
-
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium") or "/usr/bin/chromium",
                                              args=["--no-sandbox"])
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.goto(html.as_uri())
-            overview = page.locator("#spider2v-overview")
-            results = page.locator("#results-table")
-            assert overview.is_visible() and "Success rate 100.0%" in overview.inner_text()
-            category = page.locator("#spider2v-by-category")
-            assert category.locator("table tr").count() == 1 + 3  # the header and the subset's three categories
-            assert category.locator("svg rect.bar").count() == 3
-            for title in ("app", "difficulty", "interface", "variant"):
-                assert page.locator(f"#spider2v-by-{title} svg").is_visible()
-            top, table = overview.bounding_box(), results.bounding_box()
-            assert top and table and top["y"] + top["height"] <= table["y"]  # above the test list
+            wait_until(lambda: overview_shown(page), lambda shown: shown == OVERVIEW, timeout=30,
+                       what=f"the report to open with the run's overview, {OVERVIEW}", retry_on=(PlaywrightError,))
         finally:
             browser.close()

@@ -14,7 +14,7 @@ import struct
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,7 +39,7 @@ class Frame:
 
     width: int
     height: int
-    pixels: bytes
+    pixels: bytes = field(repr=False)
 
     def image(self) -> Any:
         from PIL import Image
@@ -49,6 +49,10 @@ class Frame:
     def colours(self) -> int:
         """How many different colours it shows (a blank or broken frame shows one)."""
         return len({self.pixels[i:i + 3] for i in range(0, len(self.pixels), 4)})
+
+    def summary(self) -> str:
+        """What a failed wait for a frame reports: its size and how many colours it shows."""
+        return f"a {self.width}x{self.height} frame of {self.colours()} colours"
 
 
 def websocket_url(live_url: str) -> str:
