@@ -3,7 +3,7 @@ agents, providers and task formats plug in without the core knowing any of them.
 
 A name can also be *declared* without an implementation (for example a cloud getter of the
 original benchmark). Declared names pass task validation, and using one raises
-:class:`Unavailable` with the reason, which the runner turns into a skip.
+:class:`Unavailable` with the reason, which the run turns into a skip.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ The run opens the task's live view with input enabled (``needs_live_input``). Th
 on the desktop in a browser: through the person's page (:mod:`.human_page`), which shows the
 instruction beside the desktop with DONE and FAIL buttons, or the bare live view. The episode
 ends when the person says DONE (with the answer, for a task that asks a question) or FAIL, on
-the page or in the terminal; until then every turn is a WAIT, so the runner takes a screenshot
+the page or in the terminal; until then every turn is a WAIT, so the episode takes a screenshot
 every few seconds (``every``) and one after the verdict, and the record shows the way there.
 
 Limits: WAIT turns are ticks of a clock, not decisions, so ``--max-steps`` does not apply to a

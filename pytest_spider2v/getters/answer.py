@@ -1,7 +1,7 @@
 """The ``final_answer`` getter: what the agent answered, for tasks that ask a question.
 
 An agent ends such an episode with DONE carrying its answer (:func:`pytest_spider2v.run.agent.done_with_answer`);
-the runner records it, and this getter hands it to the task's metrics like any other state, so a
+the episode records it, and this getter hands it to the task's metrics like any other state, so a
 task folder can ask a question whose answer is text as easily as a DABench question does.
 """
 

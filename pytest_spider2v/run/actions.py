@@ -3,7 +3,7 @@
 Two action spaces exist (reference §5.4). ``pyautogui`` actions are already code and run as they
 are. ``computer_13`` actions are dicts ``{"action_type": ..., <parameters>}``; this module checks
 them and translates each into the one pyautogui call the original ``PythonController`` made, so
-both spaces share the single execution path of the runner (``Environment.run_python``).
+both spaces share the single execution path of the episode (``Environment.run_python``).
 
 Validation is stricter than the original, on purpose: the original raised a bare ``Exception``
 mid-episode for some bad parameters and silently ignored others. Here every problem raises
@@ -97,7 +97,7 @@ def computer13_to_code(
     duration from U(0.5, 1) and its easing from :data:`MOVE_EASINGS` with ``rng`` (default: the
     ``random`` module), so tests can pass a seeded ``random.Random``.
 
-    WAIT, FAIL and DONE are not translated: the runner acts on them itself, so passing one here is
+    WAIT, FAIL and DONE are not translated: the episode acts on them itself, so passing one here is
     a caller error and raises :class:`ActionError` like any other invalid action.
     """
     if not isinstance(action, Mapping):
@@ -106,7 +106,7 @@ def computer13_to_code(
     if not isinstance(action_type, str):
         raise ActionError(f"the action has no string 'action_type': {dict(action)!r}")
     if action_type in SPECIAL_ACTIONS:
-        raise ActionError(f"{action_type} is a special action handled by the runner, not translated to code")
+        raise ActionError(f"{action_type} is a special action handled by the episode, not translated to code")
     if action_type not in PARAMETERS:
         raise ActionError(f"unknown action_type {action_type!r}; expected one of {', '.join(ACTION_TYPES)}")
 

@@ -23,7 +23,7 @@ qualified name and text, a constant by its name and value), files relative to th
 moving a module, a helper or the recipes folder changes no fingerprint; changing what a task's
 checks run does.
 
-The core (runner, providers, scoring, ...) is deliberately left out: a change there would
+The core (the plugin, the run, the providers, ...) is deliberately left out: a change there would
 re-validate everything, and the end-to-end tests gate it. So are third-party libraries. An
 extension module imported inside a function (as heavy helpers are) is imported to be followed;
 only ``--validate`` runs fingerprint, and their checks import those modules anyway.

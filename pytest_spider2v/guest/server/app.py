@@ -1,6 +1,6 @@
 """HTTP endpoints of the guest server (reference §4.1), plus ``/health`` for readiness polling.
 
-Request and reply shapes are those :mod:`pytest_spider2v.environment` sends and reads, which in
+Request and reply shapes are those :mod:`pytest_spider2v.environments.http` sends and reads, which in
 turn follow the original harness's server, so its task scripts and getters carry over.
 """
 

@@ -95,7 +95,7 @@ def test_coordinates_on_the_screen_edge_are_allowed_and_screen_size_is_honoured(
         ({"action_type": "CLICK", "parameters": [1, 2]}, r"'parameters' must be an object"),
         ({"action_type": "SWIPE"}, r"unknown action_type 'SWIPE'; expected one of MOVE_TO"),
         ({"x": 1}, r"no string 'action_type'"),
-        ({"action_type": "DONE"}, r"DONE is a special action handled by the runner"),
+        ({"action_type": "DONE"}, r"DONE is a special action handled by the episode"),
     ],
 )
 def test_invalid_actions_raise_precise_errors(action: dict, message: str) -> None:
