@@ -114,7 +114,7 @@ class Bench:
         """The task's environment after its setup and first settled observation."""
         from pytest_spider2v.run.context import TaskContext
         from pytest_spider2v.run.episode import first_observation
-        from pytest_spider2v.run.evaluation import run_steps
+        from pytest_spider2v.run.setup_steps import run_steps
         from pytest_spider2v.tasks.loading import load_tasks
 
         task = load_tasks(task_file)[0]

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_spider2v.environments.base import EnvironmentFault
-from pytest_spider2v.registry import Scored, Unavailable, getters, metrics, setup_steps
+from pytest_spider2v.registry import Scored, Unavailable, getters, metrics
 from pytest_spider2v.run.agent import action_kind
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.results import MetricResult
-from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec, StepSpec
+from pytest_spider2v.run.setup_steps import run_steps
+from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec
 
 
 @dataclass
@@ -32,12 +33,6 @@ class Evaluation:
     score: float
     detail: str
     metrics: list[MetricResult] = field(default_factory=list)
-
-
-def run_steps(ctx: TaskContext, steps: list[StepSpec]) -> None:
-    """Run setup (or postconfig) steps in order; Unavailable and faults propagate."""
-    for step in steps:
-        setup_steps.get(step.type)(ctx, **step.parameters)
 
 
 def evaluate(ctx: TaskContext) -> Evaluation:

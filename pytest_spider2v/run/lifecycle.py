@@ -34,18 +34,15 @@ from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import Agent
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.episode import first_observation, run_episode
-from pytest_spider2v.run.evaluation import Evaluation, evaluate, run_steps
+from pytest_spider2v.run.evaluation import Evaluation, evaluate
 from pytest_spider2v.run.recording import recording
 from pytest_spider2v.run.records import TaskRecord, recorded_outcome
 from pytest_spider2v.run.settings import RunSettings
+from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.tasks.availability import unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 
 log = logging.getLogger(__name__)
-
-
-class SetupFailed(RuntimeError):
-    """A task's setup step failed (retryable: the next attempt gets a fresh environment)."""
 
 
 #: What a new attempt on a fresh environment may cure.
@@ -160,13 +157,9 @@ class TaskRun:
 
     def _setup(self, ctx: TaskContext) -> None:
         try:
-            run_steps(ctx, self.task.spec.config)
+            set_up(ctx)
         except Unavailable as exc:
             self.skip(str(exc))
-        except EnvironmentFault:
-            raise
-        except Exception as exc:
-            raise SetupFailed(f"setup failed: {type(exc).__name__}: {exc}") from exc
 
     def _release(self) -> None:
         if self._ctx is not None:

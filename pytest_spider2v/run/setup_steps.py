@@ -1,0 +1,35 @@
+"""A task's setup steps (its ``config``) and the evaluator's ``postconfig``: run in order, each
+looked up by name in :data:`pytest_spider2v.registry.setup_steps`.
+
+A step that fails is the environment's fault, not the agent's: :func:`set_up` reports it as
+:class:`SetupFailed`, which a retry may cure on a fresh environment. A step that cannot run here
+(:class:`~pytest_spider2v.registry.Unavailable`) and a fault of the environment itself pass
+through as they are.
+"""
+
+from __future__ import annotations
+
+from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.registry import Unavailable, setup_steps
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.tasks.model import StepSpec
+
+
+class SetupFailed(RuntimeError):
+    """A task's setup step failed (retryable: the next attempt gets a fresh environment)."""
+
+
+def run_steps(ctx: TaskContext, steps: list[StepSpec]) -> None:
+    """Run the steps in order; whatever a step raises propagates."""
+    for step in steps:
+        setup_steps.get(step.type)(ctx, **step.parameters)
+
+
+def set_up(ctx: TaskContext) -> None:
+    """Run the task's setup; a step's own failure becomes :class:`SetupFailed`."""
+    try:
+        run_steps(ctx, ctx.task.spec.config)
+    except (Unavailable, EnvironmentFault):
+        raise
+    except Exception as exc:
+        raise SetupFailed(f"setup failed: {type(exc).__name__}: {exc}") from exc
