@@ -5,6 +5,9 @@ and ``python3`` is the test's interpreter (it has pandas). Collection, fixtures,
 getters and metrics, records, the summary and ``--validate`` then run on DABench questions as
 they do in the ``analysis`` image, which the end-to-end tests use instead.
 
+Both classes subclass the contracts they stand in for (:class:`Environment`, :class:`Provider`),
+so a member the contract gains is one they must implement too.
+
 In a pytest run, ``register()`` (from a ``conftest.py``) makes it ``--provider local``.
 """
 
@@ -18,20 +21,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.environments.base import Environment, ExecResult
+from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
+from pytest_spider2v.environments.provider import Provider
 
 GUEST_HOME = "/home/user"
 
 
 @dataclass
-class LocalEnvironment:
-    """An environment without a screen whose guest is a folder of the host."""
+class LocalEnvironment(Environment):
+    """An environment without a screen whose guest is a folder of the host: what needs a screen
+    (observing, watching, opening a file or a window) raises :class:`EnvironmentFault`, and no
+    port of the guest is published."""
 
     home: Path
     name: str = "local"
     display: bool = False
-
-    run_python = Environment.run_python
 
     def _host(self, guest_path: str) -> Path:
         for prefix in (GUEST_HOME + "/", "~/"):
@@ -39,11 +43,57 @@ class LocalEnvironment:
                 return self.home / guest_path[len(prefix):]
         return self.home / guest_path
 
+    def _args(self, command: str | list[str]) -> str | list[str]:
+        """A command as the host runs it: the guest's ``python3`` is the test's interpreter."""
+        return command if isinstance(command, str) else [sys.executable if a == "python3" else a for a in command]
+
+    def _env(self) -> dict[str, str]:
+        return {"HOME": str(self.home), "PATH": "/usr/bin:/bin"}
+
+    def _no_screen(self) -> EnvironmentFault:
+        return EnvironmentFault(f"{self.name}: no screen")
+
+    def host_url(self, guest_port: int, scheme: str = "http") -> str:
+        raise EnvironmentFault(f"{self.name}: guest port {guest_port} is not published (a folder serves nothing)")
+
+    def close(self) -> None:
+        """Nothing to let go of: the provider removes the folder."""
+
+    def screenshot(self) -> bytes:
+        raise self._no_screen()
+
+    def wait_settled(self, quiet: float = 1.0, timeout: float = 10.0) -> bool:
+        raise self._no_screen()
+
+    def accessibility_tree(self, walk: str = "fast") -> str:
+        raise self._no_screen()
+
+    def screen_size(self) -> tuple[int, int]:
+        raise self._no_screen()
+
+    def live_view(self, *, view_only: bool = True) -> str:
+        raise self._no_screen()
+
+    def start_recording(self, guest_path: str) -> None:
+        raise self._no_screen()
+
+    def stop_recording(self) -> dict[str, Any]:
+        raise self._no_screen()
+
     def execute(self, command: str | list[str], *, shell: bool = False, timeout: float = 300.0) -> ExecResult:
-        args = command if isinstance(command, str) else [sys.executable if a == "python3" else a for a in command]
-        done = subprocess.run(args, shell=shell, cwd=self.home, capture_output=True, text=True, timeout=timeout,
-                              env={"HOME": str(self.home), "PATH": "/usr/bin:/bin"})
+        done = subprocess.run(self._args(command), shell=shell, cwd=self.home, capture_output=True, text=True,
+                              timeout=timeout, env=self._env())
         return ExecResult(done.returncode, done.stdout, done.stderr)
+
+    def launch(self, command: str | list[str], *, shell: bool = False) -> None:
+        subprocess.Popen(self._args(command), shell=shell, cwd=self.home, env=self._env(), stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+
+    def open(self, path: str) -> None:
+        raise self._no_screen()
+
+    def activate_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
+        raise self._no_screen()
 
     def upload(self, data: bytes | Path, guest_path: str) -> None:
         target = self._host(guest_path)
@@ -54,11 +104,8 @@ class LocalEnvironment:
         path = self._host(guest_path)
         return path.read_bytes() if path.is_file() else None
 
-    def close(self) -> None:
-        pass
 
-
-class LocalProvider:
+class LocalProvider(Provider):
     """Hands out a fresh, empty home folder per task; removes it afterwards."""
 
     def __init__(self, **options: Any) -> None:
@@ -69,7 +116,9 @@ class LocalProvider:
         self.acquired.append(env)
         return env
 
-    def release(self, env: LocalEnvironment) -> None:
+    def release(self, env: Environment) -> None:
+        if not isinstance(env, LocalEnvironment):
+            raise TypeError(f"{type(env).__name__} is not an environment of this provider")
         shutil.rmtree(env.home, ignore_errors=True)
 
     def close(self) -> None:
@@ -77,6 +126,7 @@ class LocalProvider:
             self.release(env)
 
     def cleanup_stale(self) -> int:
+        """Nothing outlives a run: every folder is removed when its task or the run ends."""
         return 0
 
 

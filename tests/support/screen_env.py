@@ -27,19 +27,21 @@ from .local_env import LocalEnvironment, LocalProvider
 #: What the placeholder video holds: the start of an MP4's first box, enough to be told apart.
 PLACEHOLDER_MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"
 LIVE_PORT = 6080
+#: The screen's width and height: those of its screenshot.
+SCREEN_SIZE = (64, 48)
 
 
 def _png() -> bytes:
     from PIL import Image
 
     buffer = io.BytesIO()
-    Image.new("RGB", (64, 48), "teal").save(buffer, format="PNG")
+    Image.new("RGB", SCREEN_SIZE, "teal").save(buffer, format="PNG")
     return buffer.getvalue()
 
 
 @dataclass
 class ScreenEnvironment(LocalEnvironment):
-    """A folder-backed guest with a screen stand-in."""
+    """A folder-backed guest with a screen stand-in: a still picture, with no windows on it."""
 
     display: bool = True
     recording_since: tuple[str, float] | None = None
@@ -57,6 +59,9 @@ class ScreenEnvironment(LocalEnvironment):
     def accessibility_tree(self, walk: str = "fast") -> str:
         return "<desktop-frame/>"
 
+    def screen_size(self) -> tuple[int, int]:
+        return SCREEN_SIZE
+
     def live_view(self, *, view_only: bool = True) -> str:
         self.views.append(view_only)
         return f"http://127.0.0.1:{LIVE_PORT}/vnc.html?autoconnect=1" + ("&view_only=1" if view_only else "")
@@ -73,6 +78,15 @@ class ScreenEnvironment(LocalEnvironment):
         self.recording_since = None
         self.upload(PLACEHOLDER_MP4, path)
         return {"path": path, "seconds": round(time.monotonic() - started, 2), "returncode": 255, "errors": ""}
+
+    def open(self, path: str) -> None:
+        """A missing file is an error, as in the guest; an existing one opens nowhere: the screen
+        is a picture."""
+        if not self._host(path).is_file():
+            raise EnvironmentFault(f"{self.name}: open {path}: no such file")
+
+    def activate_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
+        """No window to raise on a picture; the guest, too, carries on when none matches."""
 
     def _host(self, guest_path: str) -> Path:
         if guest_path.startswith("/tmp/"):  # the guest's /tmp is the home's tmp/, not the host's

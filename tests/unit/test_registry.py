@@ -9,6 +9,7 @@ import pytest
 from pytest_spider2v.agents.oracle import OracleAgent, solution_actions
 from pytest_spider2v.registry import Registry, Unavailable, UnknownName, check_parameters
 from pytest_spider2v.run.agent import Observation, action_kind, agent_factory
+from tests.support.factories import make_task
 
 
 def test_declared_names_are_known_but_unavailable_with_the_reason() -> None:
@@ -50,16 +51,14 @@ def test_solution_cells_become_actions(tmp_path: Path) -> None:
 
 
 def test_oracle_replays_one_cell_per_turn_then_done(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
     solution = tmp_path / "solution.py"
     solution.write_text("# %%\nx = 1\n# %%\nDONE\n")
     agent = OracleAgent()
-    agent.reset(SimpleNamespace(solution=solution, key="a/b"))  # type: ignore[arg-type]
+    agent.reset(make_task(solution=solution))
     obs = Observation(b"")
     assert [agent.act("", obs).actions for _ in range(3)] == [["x = 1"], ["DONE"], ["DONE"]]
     with pytest.raises(Unavailable, match="no reference solution"):
-        agent.reset(SimpleNamespace(solution=None, key="a/b"))  # type: ignore[arg-type]
+        agent.reset(make_task())
 
 
 def test_agent_names_resolve_exactly_or_with_suggestions() -> None:

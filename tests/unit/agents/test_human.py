@@ -23,23 +23,19 @@ from pytest_spider2v.agents.human_page import PersonPage, Verdict
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.run.agent import AgentSettings, Observation
 from pytest_spider2v.run.lifecycle import TaskRun
-from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import answer_evaluator, make_task, start_record, task_document, write_task
 from tests.support.shared import REPO
 
 SCREEN = Observation(b"png")
+DOCUMENT = task_document(id="month", instruction="Which month <b>peaked</b>?", related_apps=["chromium"],
+                         tags=["data_analysis_and_visualization", "gui"], action_number=2,
+                         evaluator=answer_evaluator("March"))
 
 
 def task() -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "month", "snapshot": "desktop", "instruction": "Which month <b>peaked</b>?", "related_apps": ["chromium"],
-        "tags": ["data_analysis_and_visualization", "gui"], "action_number": 2,
-        "evaluator": {"func": "exact_match", "result": {"type": "final_answer"},
-                      "expected": {"type": "rule", "rules": {"expected": "March"}}},
-    })
-    return Task(spec, Path("tasks/chromium/month/task.json"), Path("tasks/chromium/month"), "project", "abstract",
-                spec.instruction, "chromium")
+    return make_task(DOCUMENT)
 
 
 @pytest.fixture
@@ -196,9 +192,7 @@ def wait_for(url: str, ready, timeout: float = 60.0) -> dict:
 
 def test_a_person_answers_through_the_page_and_the_task_scores_1(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(CONFTEST)
-    folder = pytester.path / "tasks" / "chromium" / "month"
-    folder.mkdir(parents=True)
-    (folder / "task.json").write_text(json.dumps(task().spec.model_dump(exclude_none=True)))
+    write_task(pytester.path, DOCUMENT)
     port = free_port()
     # not an xdist worker, whatever the test runs under (a worker's page would take port + N)
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST_")}
@@ -240,7 +234,7 @@ def run_for_a_person(tmp_path: Path, page: PersonPage, env_change) -> TaskRun:
         return env
 
     provider.acquire = changed  # type: ignore[method-assign]
-    record = TaskRecord.start(tmp_path / "record", task(), "n", "human", {})
+    record = start_record(tmp_path / "record", task(), agent="human")
     settings = RunSettings(EpisodeSettings(sleep_after_action=0))
     return TaskRun(task(), record, "human", lambda: HumanAgent(page, Terminal(None, False), 0.05), lambda: provider,
                    settings)

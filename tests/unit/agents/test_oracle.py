@@ -8,7 +8,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
@@ -17,6 +16,7 @@ from pytest_spider2v.agents.oracle import Cell, OracleAgent, SolutionError, solu
 from pytest_spider2v.agents.solution_helpers import helper_sources, imported_helpers, with_helpers
 from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
 from pytest_spider2v.run.agent import Observation
+from tests.support.factories import make_task
 from tests.support.shared import REPO
 
 TASKS = REPO / "tasks"
@@ -114,7 +114,7 @@ def test_the_oracle_plays_cells_with_their_helpers_and_titles(tmp_path: Path) ->
     path = write(tmp_path, "solution.py", "# %% open Admin\nfrom airflow_ui import click\nclick('link', 'Admin')\n"
                                           "# %%\nDONE\n")
     agent = OracleAgent()
-    agent.reset(SimpleNamespace(solution=path, key="a/b"))  # type: ignore[arg-type]
+    agent.reset(make_task(solution=path))
     first = agent.act("", Observation(b""))
     assert first.response == "reference solution: open Admin"
     assert first.actions == [with_helpers("from airflow_ui import click\nclick('link', 'Admin')")]

@@ -16,11 +16,12 @@ from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.reports.summary import OutcomeChange, ReplayComparison, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.agent import AgentSettings, Observation, RecordedOutcome, run_read_by
-from pytest_spider2v.run.records import TaskRecord, record_path
+from pytest_spider2v.run.records import record_path
 from pytest_spider2v.run.results import Step, TaskResult
 from pytest_spider2v.run.settings import EpisodeSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
 from tests.support.dabench import make_checkout
+from tests.support.factories import answer_evaluator, make_task, start_record, task_document
 from tests.support.shared import REPO
 
 NOTHING = Observation(None)
@@ -35,19 +36,14 @@ STEPS = [
 
 
 def task(task_id: str = "month") -> Task:
-    spec = TaskSpec.model_validate({
-        "id": task_id, "snapshot": "desktop", "instruction": "x", "related_apps": ["chromium"],
-        "tags": ["data_analysis_and_visualization", "gui"], "action_number": 2,
-        "evaluator": {"func": "exact_match", "result": {"type": "final_answer"},
-                      "expected": {"type": "rule", "rules": {"expected": "March"}}},
-    })
-    return Task(spec, Path(f"tasks/chromium/{task_id}/task.json"), Path(f"tasks/chromium/{task_id}"), "project",
-                "abstract", "x", "chromium")
+    return make_task(task_document(id=task_id, instruction="x", related_apps=["chromium"],
+                                   tags=["data_analysis_and_visualization", "gui"], action_number=2,
+                                   evaluator=answer_evaluator("March")))
 
 
 def record_run(run_dir: Path, the_task: Task, steps: list[Step], stop_reason: str = "DONE",
                status: str = "passed", score: float | None = 1.0, agent: str = "gpt-4o") -> None:
-    record = TaskRecord.start(run_dir / record_path(the_task), the_task, "n", agent, {})
+    record = start_record(run_dir / record_path(the_task), the_task, agent=agent)
     for step in steps:
         record.step(step)
     if stop_reason:

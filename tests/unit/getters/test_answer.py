@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,9 +17,17 @@ from pytest_spider2v.run import lifecycle as taskrun
 from pytest_spider2v.run.actions import ActionError
 from pytest_spider2v.run.agent import Action, Agent, Observation, Turn, action_kind, answer_of, done_with_answer
 from pytest_spider2v.run.lifecycle import TaskRun
-from pytest_spider2v.run.records import TRAJECTORY_FILE, TaskRecord
+from pytest_spider2v.run.records import TRAJECTORY_FILE
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import (
+    FakeEnvironment,
+    FakeProvider,
+    answer_evaluator,
+    make_task,
+    start_record,
+    task_document,
+)
 
 
 def test_done_with_an_answer_is_a_done_in_either_action_space() -> None:
@@ -60,38 +68,14 @@ def test_a_solution_cell_starting_with_done_answers(tmp_path: Path) -> None:
 
 
 def question_task(expected: str) -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "busiest-month", "snapshot": "desktop", "instruction": "Which month had most visits?",
-        "related_apps": ["terminal"], "tags": ["data_analysis_and_visualization", "cli"], "action_number": 2,
-        "evaluator": {"func": "exact_match", "result": {"type": "final_answer"},
-                      "expected": {"type": "rule", "rules": {"expected": expected}}},
-    })
-    return Task(spec, Path("tasks/terminal/busiest-month/task.json"), Path("tasks/terminal/busiest-month"),
-                "project", "abstract", spec.instruction, "terminal")
+    return make_task(task_document(id="busiest-month", instruction="Which month had most visits?",
+                                   related_apps=["terminal"], tags=["data_analysis_and_visualization", "cli"],
+                                   action_number=2, evaluator=answer_evaluator(expected)))
 
 
-@dataclass
-class StandInEnv:
-    display: bool = True
-    ran: list[str] = field(default_factory=list)
-
-    def run_python(self, code: str) -> ExecResult:
-        self.ran.append(code)
-        return ExecResult(0, "March\n", "")
-
-    def screenshot(self) -> bytes:
-        return b"png"
-
-
-@dataclass
-class StandInProvider:
-    env: StandInEnv = field(default_factory=StandInEnv)
-
-    def acquire(self, snapshot: str) -> StandInEnv:
-        return self.env
-
-    def release(self, env: StandInEnv) -> None:
-        pass
+def guest() -> FakeEnvironment:
+    """A desktop whose every action prints March."""
+    return FakeEnvironment(screen=b"png", on_execute=lambda command: ExecResult(0, "March\n", ""))
 
 
 @dataclass
@@ -117,9 +101,10 @@ def instant_first_observation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def run(tmp_path: Path, answer: Action, expected: str = "March") -> TaskRun:
     the_task = question_task(expected)
-    record = TaskRecord.start(tmp_path / "record", the_task, "n", "answering", {})
+    record = start_record(tmp_path / "record", the_task, agent="answering")
     settings = RunSettings(EpisodeSettings(max_steps=5, sleep_after_action=0))
-    return TaskRun(the_task, record, "answering", lambda: Answering(answer), StandInProvider, settings)
+    return TaskRun(the_task, record, "answering", lambda: Answering(answer), lambda: FakeProvider(lambda n: guest()),
+                   settings)
 
 
 def test_the_answer_is_recorded_and_scored_through_the_final_answer_getter(tmp_path: Path) -> None:
@@ -143,7 +128,7 @@ def test_a_wrong_answer_scores_0_and_no_answer_is_none_not_an_error(tmp_path: Pa
 
 def test_a_retried_attempt_forgets_its_answer(tmp_path: Path) -> None:
     the_task = question_task("March")
-    record = TaskRecord.start(tmp_path / "record", the_task, "n", "a", {})
+    record = start_record(tmp_path / "record", the_task, agent="a")
     record.answered("April")
     record.retry("EnvironmentFault: gone")
     assert record.result.answer is None
@@ -158,10 +143,8 @@ def test_the_report_shows_the_answer(tmp_path: Path) -> None:
 
 
 def test_the_oracle_plays_an_answer_cell(tmp_path: Path) -> None:
-    from types import SimpleNamespace
-
     solution = tmp_path / "solution.py"
     solution.write_text("# %% answer from the data\nDONE\nMarch\n")
     agent = OracleAgent()
-    agent.reset(SimpleNamespace(solution=solution, key="a/b"))  # type: ignore[arg-type]
+    agent.reset(make_task(solution=solution))
     assert agent.act("", Observation(b"")).actions == [done_with_answer("March")]

@@ -6,13 +6,12 @@ other script runs as it is. The clock itself is exercised in a real desktop by
 from __future__ import annotations
 
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 import pytest
 
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import SETTABLE_CLOCK, sets_clock, vm_script_output
+from tests.support.factories import FakeEnvironment, make_context, make_task
 from tests.support.shared import require, sample
 
 
@@ -49,21 +48,6 @@ def test_in_the_sample_only_the_two_freshness_checks_set_the_time() -> None:
     assert setting == {"dbt/4b7c0a4c/eval.sh", "dbt/cb82ed0a/eval.sh"}
 
 
-class Guest:
-    """Records what the getter asks of the guest; every command succeeds."""
-
-    def __init__(self) -> None:
-        self.files: dict[str, bytes] = {}
-        self.commands: list[Any] = []
-
-    def upload(self, data: bytes, dest: str) -> None:
-        self.files[dest] = data
-
-    def execute(self, command: Any, *, shell: bool = False, timeout: float = 0) -> ExecResult:
-        self.commands.append((command, shell))
-        return ExecResult(0, "dbt source freshness succeed\n", "")
-
-
 @pytest.mark.parametrize("shell", [False, True])
 @pytest.mark.parametrize(("script", "on_clock"), [
     ('_=$(echo "password" | sudo -S date -s "+6 hours")\ndbt source freshness\n', True),
@@ -72,10 +56,11 @@ class Guest:
 def test_only_a_script_that_sets_the_time_runs_on_the_settable_clock(tmp_path: Path, shell: bool, script: str,
                                                                       on_clock: bool) -> None:
     (tmp_path / "eval.sh").write_text(script)
-    guest = Guest()
-    ctx = SimpleNamespace(env=guest, host_path=lambda relative: tmp_path / relative)
+    guest = FakeEnvironment(on_execute=lambda command: ExecResult(0, "dbt source freshness succeed\n", ""))
+    ctx = make_context(guest, make_task(root=tmp_path))
     spec = {"type": "vm_script_output", "src": "eval.sh", "dest": "/home/user/eval.sh", "shell": shell}
-    assert vm_script_output(ctx, spec) == "dbt source freshness succeed\n"  # type: ignore[arg-type]
+    assert vm_script_output(ctx, spec) == "dbt source freshness succeed\n"
     assert guest.files == {"/home/user/eval.sh": script.encode()}
     command = [*SETTABLE_CLOCK, "/bin/bash", "/home/user/eval.sh"] if on_clock else ["/bin/bash", "/home/user/eval.sh"]
-    assert guest.commands[-1] == ((" ".join(command), True) if shell else (command, False))
+    ran = guest.calls_to("execute")[-1]
+    assert (ran.args[0], ran.options["shell"]) == ((" ".join(command), True) if shell else (command, False))

@@ -3,17 +3,14 @@ in the record's evaluation entry."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pytest_spider2v.metrics.closed_form import answer_pairs, closed_form, format_answer, is_equal, label_pairs
 from pytest_spider2v.registry import Scored
 from pytest_spider2v.run.agent import done_with_answer
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.evaluation import evaluate
 from pytest_spider2v.run.results import MetricResult
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from tests.support.factories import constant_evaluator, make_context, make_task, task_document
 
 
 def test_pairs_are_found_with_the_original_pattern() -> None:
@@ -74,15 +71,10 @@ def test_format_answer_round_trips_through_extraction() -> None:
 
 
 def test_the_evaluator_keeps_the_parts_in_the_metric_entry() -> None:
-    spec = TaskSpec.model_validate({
-        "id": "q", "snapshot": "desktop", "instruction": "x", "related_apps": ["dabench"], "tags": ["cli"],
-        "action_number": 1,
-        "evaluator": {"func": "closed_form", "result": {"type": "final_answer"},
-                      "expected": {"type": "rule", "rules": [["a", "1"], ["b", "2"]]}},
-    })
-    task = Task(spec, Path("q.jsonl"), Path("."), "project", "abstract", "x", "dabench")
-    ctx = TaskContext(env=None, task=task, cache_dir=Path("."), history=[done_with_answer("@a[1] @b[3]")])  # type: ignore[arg-type]
-    evaluation = evaluate(ctx)
+    task = make_task(task_document(id="q", instruction="x", related_apps=["dabench"], tags=["cli"],
+                                   evaluator={"func": "closed_form", "result": {"type": "final_answer"},
+                                              "expected": {"type": "rule", "rules": [["a", "1"], ["b", "2"]]}}))
+    evaluation = evaluate(make_context(task=task, history=[done_with_answer("@a[1] @b[3]")]))
     assert evaluation.score == 0.0
     (entry,) = evaluation.metrics
     assert entry.func == "closed_form" and entry.score == 0.0
@@ -91,13 +83,7 @@ def test_the_evaluator_keeps_the_parts_in_the_metric_entry() -> None:
 
 
 def test_a_metric_returning_a_plain_float_has_no_parts() -> None:
-    spec = TaskSpec.model_validate({
-        "id": "q", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"], "tags": ["cli"],
-        "action_number": 1,
-        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
-                      "expected": {"type": "rule", "rules": {"expected": "x"}}},
-    })
-    task = Task(spec, Path("task.json"), Path("."), "project", "abstract", "x", "calc")
-    (entry,) = evaluate(TaskContext(env=None, task=task, cache_dir=Path("."))).metrics  # type: ignore[arg-type]
+    task = make_task(task_document(id="q", instruction="x", tags=["cli"], evaluator=constant_evaluator("x", "x")))
+    (entry,) = evaluate(make_context(task=task)).metrics
     assert entry == MetricResult("exact_match", 1.0, "matched")
     assert entry.to_json() == {"func": "exact_match", "score": 1.0, "detail": "matched"}  # no "parts" key

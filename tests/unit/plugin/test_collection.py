@@ -3,37 +3,23 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from typing import Any
 
 import pytest
 
+from tests.support.factories import constant_evaluator, task_document, write_checkout_task, write_task
 from tests.support.shared import require, sample, task_files
 
-TASK: dict = {
-    "id": "sum-sales",
-    "snapshot": "desktop",
-    "instruction": "Add a total row.",
-    "source": [],
-    "related_apps": ["calc"],
-    "tags": ["traditional_data_processing", "gui"],
-    "action_number": 3,
-    "config": [{"type": "sleep", "parameters": {"seconds": 0.1}}],
-    "evaluator": {
-        "func": "exact_match",
-        "result": {"type": "rule", "rules": "x"},
-        "expected": {"type": "rule", "rules": {"expected": "y"}},
-    },
-}
+#: The steps of the verbose instruction: a task that has them is collected as two variants.
+VERBOSE = "1. a\n2. b\n3. c"
 
 
-def write_task(root: Path, app: str, task: dict, verbose: str | None = "1. a\n2. b\n3. c") -> Path:
-    folder = root / "tasks" / app / task["id"]
-    folder.mkdir(parents=True)
-    path = folder / "task.json"
-    path.write_text(json.dumps(task), encoding="utf-8")
-    if verbose is not None:
-        (folder / "verbose_instruction.txt").write_text(verbose, encoding="utf-8")
-    return path
+def sum_sales(**overrides: Any) -> dict[str, Any]:
+    """The task most tests here collect: an easy calc task with one setup step, whose evaluator
+    fails; ``overrides`` replace its keys."""
+    return task_document(**{"id": "sum-sales", "instruction": "Add a total row.", "source": [], "action_number": 3,
+                            "config": [{"type": "sleep", "parameters": {"seconds": 0.1}}],
+                            "evaluator": constant_evaluator(expected="y"), **overrides})
 
 
 def collected(result: pytest.RunResult) -> list[str]:
@@ -41,7 +27,7 @@ def collected(result: pytest.RunResult) -> list[str]:
 
 
 def test_project_task_gives_an_abstract_and_a_verbose_item(pytester: pytest.Pytester) -> None:
-    write_task(pytester.path, "calc", TASK)
+    write_task(pytester.path, sum_sales(), verbose=VERBOSE)
     result = pytester.runpytest("tasks", "--collect-only", "-q", "--strict-markers")
     assert collected(result) == [
         "tasks/calc/sum-sales/task.json::sum-sales[abstract]",
@@ -51,10 +37,9 @@ def test_project_task_gives_an_abstract_and_a_verbose_item(pytester: pytest.Pyte
 
 
 def test_markers_select_by_app_difficulty_variant_and_interface(pytester: pytest.Pytester) -> None:
-    write_task(pytester.path, "calc", TASK)
-    write_task(pytester.path, "sqlite", {**TASK, "id": "hard-one", "related_apps": ["terminal", "sqlite3"],
-                                        "tags": ["data_warehousing", "cli"], "action_number": 16},
-               verbose=None)
+    write_task(pytester.path, sum_sales(), verbose=VERBOSE)
+    write_task(pytester.path, sum_sales(id="hard-one", related_apps=["terminal", "sqlite3"],
+                                        tags=["data_warehousing", "cli"], action_number=16), app="sqlite")
     easy_calc = collected(pytester.runpytest("tasks", "--collect-only", "-q", "--strict-markers", "-m", "calc and easy"))
     assert easy_calc == ["tasks/calc/sum-sales/task.json::sum-sales[abstract]",
                          "tasks/calc/sum-sales/task.json::sum-sales[verbose]"]
@@ -69,7 +54,7 @@ def test_markers_select_by_app_difficulty_variant_and_interface(pytester: pytest
 def test_verbose_instruction_is_built_as_in_the_paper(pytester: pytest.Pytester) -> None:
     from pytest_spider2v.tasks.loading import load_tasks
 
-    path = write_task(pytester.path, "calc", TASK, verbose="1. open\n2. type\n")
+    path = write_task(pytester.path, sum_sales(), verbose="1. open\n2. type\n")
     abstract, verbose = load_tasks(path)
     assert abstract.instruction == "Add a total row."
     assert verbose.instruction == (
@@ -98,9 +83,9 @@ def test_verbose_instruction_is_built_as_in_the_paper(pytester: pytest.Pytester)
     ],
 )
 def test_a_bad_task_is_named_with_file_task_and_field_and_fails_the_collection(pytester, mutate, field, words) -> None:
-    task = json.loads(json.dumps(TASK))
+    task = sum_sales()
     mutate(task)
-    write_task(pytester.path, "calc", task)
+    write_task(pytester.path, task, app="calc", verbose=VERBOSE)
     result = pytester.runpytest("tasks", "--collect-only", "-q")
     text = result.stdout.str()
     assert "spider2v: 1 task entry cannot be used" in text
@@ -111,7 +96,7 @@ def test_a_bad_task_is_named_with_file_task_and_field_and_fails_the_collection(p
 
 
 def test_broken_json_names_the_line_and_other_tasks_still_run(pytester: pytest.Pytester) -> None:
-    write_task(pytester.path, "calc", TASK)
+    write_task(pytester.path, sum_sales(), verbose=VERBOSE)
     bad = pytester.path / "tasks" / "calc" / "broken" / "task.json"
     bad.parent.mkdir(parents=True)
     bad.write_text('{"id": "broken",\n "snapshot": }', encoding="utf-8")
@@ -127,9 +112,9 @@ def test_broken_json_names_the_line_and_other_tasks_still_run(pytester: pytest.P
 
 
 def test_account_tasks_skip_with_the_reason_without_starting_an_environment(pytester: pytest.Pytester) -> None:
-    account = {**TASK, "id": "cloud-one", "tags": ["data_transformation", "gui", "account"],
-               "related_apps": ["dbt_cloud", "chromium"]}
-    write_task(pytester.path, "dbt", account, verbose=None)
+    account = sum_sales(id="cloud-one", tags=["data_transformation", "gui", "account"],
+                        related_apps=["dbt_cloud", "chromium"])
+    write_task(pytester.path, account, app="dbt")
     result = pytester.runpytest("tasks", "--agent", "noop", "--provider", "docker", "-rs")
     result.assert_outcomes(skipped=1)
     assert "needs cloud account settings; pass --settings-dir" in result.stdout.str()
@@ -138,7 +123,7 @@ def test_account_tasks_skip_with_the_reason_without_starting_an_environment(pyte
 
 
 def test_running_tasks_without_an_agent_is_one_usage_error(pytester: pytest.Pytester) -> None:
-    write_task(pytester.path, "calc", TASK)
+    write_task(pytester.path, sum_sales(), verbose=VERBOSE)
     result = pytester.runpytest("tasks")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "choose an agent with --agent NAME (available:" in result.stderr.str()
@@ -162,7 +147,7 @@ def test_every_task_file_of_the_sample_collects_without_errors(pytester: pytest.
 
 
 def test_validate_gives_three_checks_per_task_file_not_per_variant(pytester: pytest.Pytester) -> None:
-    write_task(pytester.path, "calc", TASK)
+    write_task(pytester.path, sum_sales(), verbose=VERBOSE)
     result = pytester.runpytest("tasks", "--validate", "--collect-only", "-q", "-m", "calc")
     assert collected(result) == [
         "tasks/calc/sum-sales/task.json::sum-sales[validate-reference]",
@@ -171,22 +156,14 @@ def test_validate_gives_three_checks_per_task_file_not_per_variant(pytester: pyt
     ]
 
 
-def write_checkout_task(root: Path, app: str, task: dict) -> Path:
-    folder = root / "checkout" / "evaluation_examples" / "examples" / app / task["id"]
-    folder.mkdir(parents=True)
-    path = folder / f"{task['id']}.json"
-    path.write_text(json.dumps(task), encoding="utf-8")
-    return path
-
-
 def test_an_empty_getter_in_a_checkout_task_means_none(pytester: pytest.Pytester) -> None:
     # Four published snowflake tasks write "expected": [{...}, {}]: the second metric has no expected state.
-    task = {**TASK, "id": "two-metrics", "evaluator": {
+    task = sum_sales(id="two-metrics", evaluator={
         "func": ["exact_match", "exact_match"],
         "result": [{"type": "rule", "rules": "x"}, {"type": "rule", "rules": "y"}],
         "expected": [{"type": "rule", "rules": {"expected": "x"}}, {}],
-    }}
-    write_checkout_task(pytester.path, "calc", task)
+    })
+    write_checkout_task(pytester.path / "checkout", task)
     result = pytester.runpytest("checkout", "--collect-only", "-q")
     assert collected(result) == ["checkout/evaluation_examples/examples/calc/two-metrics/two-metrics.json::two-metrics"]
     assert result.ret == 0
@@ -194,7 +171,7 @@ def test_an_empty_getter_in_a_checkout_task_means_none(pytester: pytest.Pytester
 
 def test_python_files_in_a_checkout_task_folder_are_data_not_test_modules(pytester: pytest.Pytester) -> None:
     # Published dagster tasks ship test_file_sizes_job.py beside the task file for their scripts to run.
-    path = write_checkout_task(pytester.path, "dagster", {**TASK, "id": "sizes"})
+    path = write_checkout_task(pytester.path / "checkout", sum_sales(id="sizes"), app="dagster")
     (path.parent / "test_file_sizes_job.py").write_text("from dagster import job\n\ndef test_x():\n    pass\n")
     (path.parent / "conftest_like.json").write_text("{}")
     result = pytester.runpytest("checkout", "--collect-only", "-q")
@@ -203,7 +180,7 @@ def test_python_files_in_a_checkout_task_folder_are_data_not_test_modules(pytest
 
 
 def test_validate_gives_a_checkout_task_the_reference_and_reset_checks(pytester: pytest.Pytester) -> None:
-    write_checkout_task(pytester.path, "calc", TASK)
+    write_checkout_task(pytester.path / "checkout", sum_sales())
     result = pytester.runpytest("checkout", "--validate", "--collect-only", "-q")
     assert [item.split("::")[1] for item in collected(result)] == [
         "sum-sales[validate-reference]", "sum-sales[validate-reset]"]
@@ -213,8 +190,8 @@ def test_a_checkout_task_without_solution_that_cannot_run_is_skipped_for_why_it_
         pytester: pytest.Pytester) -> None:
     """The reference check of a task that needs an account says so (not "no solution written"),
     and its record says skipped, not running."""
-    task = {**TASK, "id": "cloud-job", "tags": [*TASK["tags"], "account"]}
-    write_checkout_task(pytester.path, "dbt", task)
+    task = sum_sales(id="cloud-job", tags=[*sum_sales()["tags"], "account"])
+    write_checkout_task(pytester.path / "checkout", task, app="dbt")
     result = pytester.runpytest("checkout", "--validate", "-k", "reference", "-rs", "-p", "no:cacheprovider",
                                 "--results-dir", "res", "--run-name", "r")
     result.assert_outcomes(skipped=1)

@@ -5,22 +5,19 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX, Environment, ExecResult
+from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX, ExecResult
 from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.run.agent import Agent, Observation, Turn
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.episode import first_observation, run_episode
-from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.results import ObservationFiles
 from pytest_spider2v.run.settings import EpisodeSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import FakeEnvironment, make_context, make_task, start_record, task_document
 
 
 def test_a_snapshot_says_whether_it_has_a_screen(tmp_path: Path) -> None:
@@ -36,24 +33,10 @@ def test_display_must_be_a_yes_or_no(tmp_path: Path) -> None:
         load_snapshots(tmp_path)
 
 
-@dataclass
-class Headless:
-    """An environment without a screen: asking it for one fails the test."""
-
-    display: bool = False
-    commands: list[list[str]] = field(default_factory=list)
-
-    def execute(self, command: list[str], **options: Any) -> ExecResult:
-        self.commands.append(command)
-        return ExecResult(0, "34.65\n", "")
-
-    run_python = Environment.run_python
-
-    def screenshot(self) -> bytes:
-        raise AssertionError("an environment without a screen has no screenshot")
-
-    def accessibility_tree(self) -> str:
-        raise AssertionError("an environment without a screen has no accessibility tree")
+def headless() -> FakeEnvironment:
+    """An environment without a screen: nothing of a screen is scripted, so asking it for a
+    screenshot or a tree fails the test; every action prints 34.65."""
+    return FakeEnvironment(display=False, on_execute=lambda command: ExecResult(0, "34.65\n", ""))
 
 
 class Coder(Agent):
@@ -73,18 +56,16 @@ class Coder(Agent):
 
 
 def a_task() -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "q1", "snapshot": "analysis", "instruction": "x", "related_apps": ["dabench"], "tags": ["cli"],
-        "action_number": 2, "evaluator": {"func": "infeasible"},
-    })
-    return Task(spec, Path("q.jsonl"), Path("."), "dabench", "closed_form", "x", "dabench")
+    return make_task(task_document(id="q1", snapshot="analysis", instruction="x", related_apps=["dabench"],
+                                   tags=["cli"], action_number=2, evaluator={"func": "infeasible"}),
+                     layout="dabench", variant="closed_form", root=Path("."), path=Path("q.jsonl"))
 
 
 def test_an_episode_without_a_screen_records_output_and_no_images(tmp_path: Path) -> None:
-    env, agent = Headless(), Coder()
-    record = TaskRecord.start(tmp_path / "record", a_task(), "n", "coder", {})
-    ctx = TaskContext(env, a_task(), record.cache_dir)  # type: ignore[arg-type]
-    first = first_observation(env, with_tree=True)  # type: ignore[arg-type]
+    env, agent = headless(), Coder()
+    record = start_record(tmp_path / "record", a_task(), agent="coder")
+    ctx = make_context(env, a_task(), cache_dir=record.cache_dir)
+    first = first_observation(env, with_tree=True)
     record.first_observation(first.screenshot, first.accessibility_tree)
     started = time.monotonic()
     episode = run_episode(ctx, agent, record, first, EpisodeSettings(sleep_after_action=5.0))
@@ -93,6 +74,7 @@ def test_an_episode_without_a_screen_records_output_and_no_images(tmp_path: Path
     assert [o.screenshot for o in agent.seen] == [None, None]
     assert agent.seen[1].infos == ({"status": "success", "output": "34.65\n", "error": "", "returncode": 0},)
     assert env.commands == [["python3", "-c", "print(34.65)"]]  # no pyautogui: it needs a screen
+    assert [call.method for call in env.calls] == ["run_python", "execute"]  # and nothing of a screen was asked
     assert not list(record.directory.glob("step_*"))
     assert record.result.initial_observation == ObservationFiles()
     assert [s.observation for s in record.result.steps] == [ObservationFiles(), ObservationFiles()]
@@ -103,6 +85,6 @@ def test_an_episode_without_a_screen_records_output_and_no_images(tmp_path: Path
 
 
 def test_an_environment_with_a_screen_keeps_the_pyautogui_prefix() -> None:
-    env = Headless(display=True)
+    env = FakeEnvironment(display=True, on_execute=lambda command: ExecResult(0, "", ""))
     env.run_python("pyautogui.click(1, 2)")
     assert env.commands == [["python3", "-c", PYAUTOGUI_PREFIX + "pyautogui.click(1, 2)"]]

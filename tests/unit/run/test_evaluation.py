@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from pytest_spider2v.registry import getters, metrics
 from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.evaluation import evaluate
 from pytest_spider2v.run.results import MetricResult
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from tests.support.factories import make_context, make_task, task_document
 
 calls: list[tuple[Any, ...]] = []
 
@@ -37,12 +36,9 @@ getters.add("t_const", _const)
 
 
 def ctx_for(evaluator: dict[str, Any], history: list[Any] | None = None) -> TaskContext:
-    spec = TaskSpec.model_validate({
-        "id": "t", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"],
-        "tags": ["gui"], "action_number": 1, "evaluator": evaluator,
-    })
-    task = Task(spec, Path("task.json"), Path("."), "project", "abstract", "x", "calc")
-    return TaskContext(env=None, task=task, cache_dir=Path("."), history=list(history or []))  # type: ignore[arg-type]
+    """The context of a task with this evaluator, in an environment its getters must not touch."""
+    task = make_task(task_document(id="t", instruction="x", tags=["gui"], evaluator=evaluator))
+    return make_context(task=task, history=history)
 
 
 def g(value: Any) -> dict[str, Any]:

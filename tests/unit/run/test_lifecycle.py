@@ -6,7 +6,6 @@ test is which endings are retried and what the record keeps.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -16,54 +15,49 @@ from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
 from pytest_spider2v.run import lifecycle as taskrun
 from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
-from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import (
+    Command,
+    FakeEnvironment,
+    FakeProvider,
+    constant_evaluator,
+    make_task,
+    start_record,
+    task_document,
+)
 
 
 def task(expected: str = "x", config: list | None = None) -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "t", "snapshot": "desktop", "instruction": "x", "related_apps": ["terminal"],
-        "tags": ["traditional_data_processing", "cli"], "action_number": 1, "config": config or [],
-        "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
-                      "expected": {"type": "rule", "rules": {"expected": expected}}},
-    })
-    return Task(spec, Path("tasks/terminal/t/task.json"), Path("tasks/terminal/t"), "project", "abstract", "x",
-                "terminal")
+    return make_task(task_document(id="t", instruction="x", related_apps=["terminal"],
+                                   tags=["traditional_data_processing", "cli"], config=config or [],
+                                   evaluator=constant_evaluator(expected=expected)))
 
 
-@dataclass
-class FakeEnv:
-    broken: bool
-    display: bool = True
+def guest(broken: bool, setup_works: bool = False) -> FakeEnvironment:
+    """A guest whose actions fail while it is ``broken`` (its server is gone) and whose setup
+    commands fail (a full disk) unless ``setup_works``."""
 
-    def run_python(self, code: str) -> ExecResult:
-        if self.broken:
-            raise EnvironmentFault("POST /execute failed: connection refused")
-        return ExecResult(0, "", "")
-
-    def screenshot(self) -> bytes:
-        return b"png"
-
-    def execute(self, command: list[str], **options: object) -> ExecResult:
+    def execute(command: Command) -> ExecResult:
+        if command[:2] == ["python3", "-c"]:  # an action: run_python runs it so
+            if broken:
+                raise EnvironmentFault("POST /execute failed: connection refused")
+            return ExecResult(0, "", "")
+        if setup_works:
+            return ExecResult(0, "", "")
         raise OSError("no space left on device")
 
+    return FakeEnvironment(screen=b"png", on_execute=execute)
 
-@dataclass
-class FakeProvider:
-    """Hands out environments; the first ``broken`` of them fail when used."""
 
-    broken: int
-    acquired: list[FakeEnv] = field(default_factory=list)
-    released: list[FakeEnv] = field(default_factory=list)
+def fake_provider(broken: int = 0, failing_setups: int | None = None) -> FakeProvider:
+    """Hands out environments; the first ``broken`` of them fail when used, and the first
+    ``failing_setups`` fail their setup's command (a service that did not come up; default: all)."""
 
-    def acquire(self, snapshot: str) -> FakeEnv:
-        env = FakeEnv(broken=len(self.acquired) < self.broken)
-        self.acquired.append(env)
-        return env
+    def make(n: int) -> FakeEnvironment:
+        return guest(broken=n < broken, setup_works=failing_setups is not None and n >= failing_setups)
 
-    def release(self, env: FakeEnv) -> None:
-        self.released.append(env)
+    return FakeProvider(make)
 
 
 class OneActionAgent(Agent):
@@ -90,13 +84,13 @@ def instant_first_observation(monkeypatch: pytest.MonkeyPatch) -> None:
 def make_run(tmp_path: Path, provider: FakeProvider, agent: OneActionAgent, retries: int,
              the_task: Task | None = None) -> TaskRun:
     the_task = the_task or task()
-    record = TaskRecord.start(tmp_path / "record", the_task, "n", "fake", {})
+    record = start_record(tmp_path / "record", the_task)
     settings = RunSettings(EpisodeSettings(max_steps=5, sleep_after_action=0), retries=retries)
     return TaskRun(the_task, record, "fake", lambda: agent, lambda: provider, settings)
 
 
 def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) -> None:
-    provider, agent = FakeProvider(broken=1), OneActionAgent()
+    provider, agent = fake_provider(broken=1), OneActionAgent()
     run = make_run(tmp_path, provider, agent, retries=2)
     assert run.outcome().score == 1.0
     run.close()
@@ -108,7 +102,7 @@ def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) 
 
 
 def test_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
-    provider = FakeProvider(broken=3)
+    provider = fake_provider(broken=3)
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1)
     with pytest.raises(EnvironmentFault):
         run.outcome()
@@ -117,7 +111,7 @@ def test_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> N
 
 
 def test_a_score_of_0_is_a_result_and_is_never_retried(tmp_path: Path) -> None:
-    provider = FakeProvider(broken=0)
+    provider = fake_provider()
     run = make_run(tmp_path, provider, OneActionAgent(), retries=3, the_task=task(expected="y"))
     assert run.outcome().score == 0.0
     assert len(provider.acquired) == 1 and run.record.result.attempts == []
@@ -125,7 +119,7 @@ def test_a_score_of_0_is_a_result_and_is_never_retried(tmp_path: Path) -> None:
 
 
 def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:
-    provider = FakeProvider(broken=0)
+    provider = fake_provider()
     failing = task(config=[{"type": "execute", "parameters": {"command": ["false"]}}])
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=failing)
     with pytest.raises(taskrun.SetupFailed, match="setup failed"):
@@ -133,25 +127,11 @@ def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:
     assert len(provider.acquired) == 2 and run.record.result.status == "error"
 
 
-@dataclass
-class FailingSetups(FakeProvider):
-    """Hands out environments whose first ``failing`` fail their setup's command (a service that
-    did not come up); the later ones run it."""
-
-    failing: int = 1
-
-    def acquire(self, snapshot: str) -> FakeEnv:
-        env = super().acquire(snapshot)
-        if len(self.acquired) > self.failing:
-            env.execute = lambda command, **options: ExecResult(0, "", "")  # type: ignore[method-assign]
-        return env
-
-
 SETUP = [{"type": "execute", "parameters": {"command": ["spider2v-service", "start", "airflow"]}}]
 
 
 def test_the_reset_checks_extra_environment_is_retried_after_a_setup_fault(tmp_path: Path) -> None:
-    provider = FailingSetups(broken=0, failing=1)
+    provider = fake_provider(failing_setups=1)
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=task(config=SETUP))
     with run.extra_environment() as extra:
         assert extra.env is provider.acquired[1]
@@ -161,7 +141,7 @@ def test_the_reset_checks_extra_environment_is_retried_after_a_setup_fault(tmp_p
 
 
 def test_the_extra_environments_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
-    provider = FailingSetups(broken=0, failing=5)
+    provider = fake_provider(failing_setups=5)
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=task(config=SETUP))
     with pytest.raises(taskrun.SetupFailed, match="no space left"):
         with run.extra_environment():
@@ -177,7 +157,7 @@ def test_an_agent_that_cannot_run_skips_before_any_environment(tmp_path: Path) -
         def reset(self, task: Task) -> None:
             raise Unavailable("agent", "gpt-4o", "set OPENAI_API_KEY")
 
-    provider = FakeProvider(broken=0)
+    provider = fake_provider()
     run = make_run(tmp_path, provider, NoKey(), retries=1)
     with pytest.raises(Skipped):
         run.outcome()
@@ -185,7 +165,7 @@ def test_an_agent_that_cannot_run_skips_before_any_environment(tmp_path: Path) -
 
 
 def test_a_failed_check_of_the_task_ends_it_as_failed_without_a_score(tmp_path: Path) -> None:
-    provider = FakeProvider(broken=0)
+    provider = fake_provider()
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1)
     with pytest.raises(pytest.fail.Exception, match="two resets gave different accessibility trees"):
         run.fail("two resets gave different accessibility trees: ...")

@@ -14,11 +14,11 @@ import pytest
 
 from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
-from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.results import LiveView, Video
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.loading import load_task_file
 from pytest_spider2v.tasks.model import Task
+from tests.support.factories import start_record, task_document, write_task
 from tests.support.screen_env import PLACEHOLDER_MP4, ScreenProvider
 from tests.support.shared import REPO
 
@@ -31,26 +31,21 @@ register()
 NODE = "tasks/terminal/marker/task.json::marker[abstract]"
 
 
-def write_task(root: Path, task_id: str = "marker") -> Path:
+def marker_task(root: Path, task_id: str = "marker") -> Path:
     """A project task the oracle solves by writing a file in the guest's home."""
-    folder = root / "tasks" / "terminal" / task_id
-    folder.mkdir(parents=True)
-    (folder / "task.json").write_text(json.dumps({
-        "id": task_id, "snapshot": "desktop", "instruction": "Write done into marker.txt.", "source": [],
-        "related_apps": ["terminal"], "tags": ["traditional_data_processing", "cli"], "action_number": 1,
-        "config": [],
-        "evaluator": {"func": "check_include_exclude",
-                      "result": {"type": "vm_command_line", "command": "cat marker.txt", "shell": True},
-                      "expected": {"type": "rule", "rules": {"include": ["done"], "exclude": []}}},
-    }))
-    (folder / "solution.py").write_text('# %% write the marker\nopen("marker.txt", "w").write("done")\n')
-    return folder / "task.json"
+    return write_task(root, task_document(
+        id=task_id, instruction="Write done into marker.txt.", related_apps=["terminal"],
+        tags=["traditional_data_processing", "cli"],
+        evaluator={"func": "check_include_exclude",
+                   "result": {"type": "vm_command_line", "command": "cat marker.txt", "shell": True},
+                   "expected": {"type": "rule", "rules": {"include": ["done"], "exclude": []}}}),
+        solution='# %% write the marker\nopen("marker.txt", "w").write("done")\n')
 
 
 @pytest.fixture
 def project(pytester: pytest.Pytester) -> Path:
     pytester.makeconftest(CONFTEST)
-    write_task(pytester.path)
+    marker_task(pytester.path)
     return pytester.path
 
 
@@ -73,7 +68,7 @@ def test_live_announces_each_tasks_view_as_it_starts_and_records_it(pytester: py
 
 
 def test_under_xdist_the_view_reaches_the_controllers_terminal(pytester: pytest.Pytester, project: Path) -> None:
-    write_task(project, "second")
+    marker_task(project, "second")
     result = run(pytester, "--live", "-n", "2")
     result.assert_outcomes(passed=2)
     said = [line for line in result.stderr.lines if "live view of" in line]
@@ -139,9 +134,9 @@ class InterruptedAgent(Agent):
 
 
 def test_an_interrupted_episode_keeps_its_video(tmp_path: Path) -> None:
-    [task] = [t for t in load_task_file(write_task(tmp_path)) if isinstance(t, Task)]
+    [task] = [t for t in load_task_file(marker_task(tmp_path)) if isinstance(t, Task)]
     provider = ScreenProvider()
-    record_ = TaskRecord.start(tmp_path / "record", task, "n", "fake", {})
+    record_ = start_record(tmp_path / "record", task)
     settings = RunSettings(EpisodeSettings(sleep_after_action=0), record_video=True)
     task_run = TaskRun(task, record_, "fake", InterruptedAgent, lambda: provider, settings)
     with pytest.raises(KeyboardInterrupt):
@@ -153,7 +148,7 @@ def test_an_interrupted_episode_keeps_its_video(tmp_path: Path) -> None:
 
 
 def test_a_screenless_environment_is_neither_watched_nor_recorded(tmp_path: Path) -> None:
-    [task] = [t for t in load_task_file(write_task(tmp_path)) if isinstance(t, Task)]
+    [task] = [t for t in load_task_file(marker_task(tmp_path)) if isinstance(t, Task)]
     provider = ScreenProvider()
     original = provider.acquire
 
@@ -163,7 +158,7 @@ def test_a_screenless_environment_is_neither_watched_nor_recorded(tmp_path: Path
         return env
 
     provider.acquire = screenless  # type: ignore[method-assign]
-    record_ = TaskRecord.start(tmp_path / "record", task, "n", "oracle", {})
+    record_ = start_record(tmp_path / "record", task, agent="oracle")
     said: list[str] = []
     settings = RunSettings(EpisodeSettings(sleep_after_action=0), live=True, record_video=True)
     from pytest_spider2v.agents.oracle import OracleAgent

@@ -5,19 +5,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
+from pytest_spider2v.run.records import read_result, recorded_outcome, task_dir
 from pytest_spider2v.run.results import Attempt, MetricResult, ObservationFiles, Step, TaskResult
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import make_task, start_record, task_document
 
-SPEC = TaskSpec.model_validate({
-    "id": "sum sales/2", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc", "terminal"],
-    "tags": ["traditional_data_processing", "cli+gui"], "action_number": 7,
-    "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": 1}},
-})
+DOCUMENT = task_document(id="sum sales/2", instruction="x", related_apps=["calc", "terminal"],
+                         tags=["traditional_data_processing", "cli+gui"], action_number=7,
+                         evaluator={"func": "exact_match", "result": {"type": "rule", "rules": 1}})
 
 
 def task(variant: str = "verbose") -> Task:
-    return Task(SPEC, Path("tasks/calc/x/task.json"), Path("tasks/calc/x"), "project", variant, "do it", "calc")
+    return make_task(DOCUMENT, variant=variant, instruction="do it")
 
 
 def step(index: int, files: ObservationFiles) -> Step:
@@ -31,7 +30,7 @@ def test_task_dir_is_stable_and_safe(tmp_path: Path) -> None:
 
 
 def test_record_is_complete_after_every_step(tmp_path: Path) -> None:
-    record = TaskRecord.start(tmp_path / "t", task(), "node::id", "oracle", {"max_steps": 15})
+    record = start_record(tmp_path / "t", task(), agent="oracle", nodeid="node::id", settings={"max_steps": 15})
     files = record.observation(1, b"\x89PNG fake", "<desktop-frame/>")
     record.step(step(1, files))
     saved = read_result(tmp_path / "t")
@@ -49,15 +48,15 @@ def test_record_is_complete_after_every_step(tmp_path: Path) -> None:
 
 
 def test_starting_again_replaces_an_unfinished_record(tmp_path: Path) -> None:
-    first = TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    first = start_record(tmp_path / "t", task(), agent="oracle")
     first.observation(3, b"png", None)
-    TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    start_record(tmp_path / "t", task(), agent="oracle")
     assert not (tmp_path / "t" / "step_003.png").exists()
 
 
 def test_resume_reuses_only_finished_records_of_the_same_agent(tmp_path: Path) -> None:
     def recorded(status: str, agent: str = "oracle") -> TaskResult:
-        record = TaskRecord.start(tmp_path / status / agent, task(), "n", agent, {})
+        record = start_record(tmp_path / status / agent, task(), agent=agent)
         if status != "running":
             record.finish(status, 0.0 if status == "failed" else None, "")
         result = read_result(record.directory)
@@ -72,7 +71,7 @@ def test_resume_reuses_only_finished_records_of_the_same_agent(tmp_path: Path) -
 
 
 def test_a_retried_attempt_keeps_its_steps_and_files_aside(tmp_path: Path) -> None:
-    record = TaskRecord.start(tmp_path / "t", task(), "n", "oracle", {})
+    record = start_record(tmp_path / "t", task(), agent="oracle")
     record.first_observation(b"png0", None)
     record.step(step(1, record.observation(1, b"png1", "<tree/>")))
     record.add_usage({"prompt_tokens": 10, "cost": 0.5})

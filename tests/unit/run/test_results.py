@@ -16,24 +16,21 @@ from pytest_spider2v.run.agent import RecordedOutcome, done_with_answer
 from pytest_spider2v.run.records import read_result, record_path, recorded_outcome
 from pytest_spider2v.run.results import Attempt, LiveView, MetricResult, ObservationFiles, Step, TaskResult, Video
 from pytest_spider2v.run.settings import EpisodeSettings
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import make_task, task_document, write_task
 from tests.support.shared import REPO, UNIT_DATA
 
 V0_1 = UNIT_DATA / "records" / "v0.1"
-SPEC = {
-    "id": "busiest-month", "snapshot": "desktop", "instruction": "Which month had the most sales? Answer @month[name].",
-    "related_apps": ["chromium", "libreoffice_calc"], "tags": ["data_analysis_and_visualization", "gui"],
-    "action_number": 3,
-    "evaluator": {"func": "closed_form", "result": {"type": "final_answer"},
-                  "expected": {"type": "rule", "rules": [["month", "March"]]}},
-}
+DOCUMENT = task_document(
+    id="busiest-month", instruction="Which month had the most sales? Answer @month[name].",
+    related_apps=["chromium", "libreoffice_calc"], tags=["data_analysis_and_visualization", "gui"], action_number=3,
+    evaluator={"func": "closed_form", "result": {"type": "final_answer"},
+               "expected": {"type": "rule", "rules": [["month", "March"]]}})
 NODE = "tasks/chromium/busiest-month/task.json::busiest-month[abstract]"
 
 
 def task() -> Task:
-    spec = TaskSpec.model_validate(SPEC)
-    return Task(spec, Path("tasks/chromium/busiest-month/task.json"), Path("tasks/chromium/busiest-month"), "project",
-                "abstract", spec.instruction, "chromium")
+    return make_task(DOCUMENT)
 
 
 def record_dir() -> Path:
@@ -94,9 +91,7 @@ def test_missing_and_unknown_keys_are_tolerated() -> None:
 def test_resume_reuses_a_v0_1_record_without_running_the_task_again(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(f"import sys\nsys.path.insert(0, {str(REPO)!r})\n"
                           "from tests.support.screen_env import register\nregister()\n")
-    folder = pytester.path / "tasks" / "chromium" / "busiest-month"
-    folder.mkdir(parents=True)
-    (folder / "task.json").write_text(json.dumps(SPEC), encoding="utf-8")
+    write_task(pytester.path, DOCUMENT)
     kept = pytester.path / "results" / "v0.1" / record_path(task())
     shutil.copytree(record_dir(), kept)
     assert recorded_outcome(read_result(kept), "human") is not None

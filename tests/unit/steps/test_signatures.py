@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -20,8 +19,10 @@ import pytest_spider2v.steps.declared
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import with_time_suffix
 from pytest_spider2v.registry import check_parameters, getters, setup_steps
+from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
 from pytest_spider2v.steps.chrome import browser_command, is_offline_url
+from tests.support.factories import Command, FakeEnvironment, make_context, make_task
 from tests.support.shared import require, sample, task_files
 
 SAMPLE = sample()
@@ -139,27 +140,23 @@ def test_time_suffix_goes_before_extension() -> None:
     assert with_time_suffix("report", "2024_06_20") == "report"
 
 
-def get(ctx: Any, spec: dict[str, Any]) -> Any:
+def get(ctx: TaskContext, spec: dict[str, Any]) -> Any:
     return getters.get(spec["type"])(ctx, spec)
 
 
-def fake_ctx(tmp_path: Path) -> Any:
-    """Host-only getters and steps touch ``host_path``/``cache_path`` and no environment."""
+def host_only_ctx(tmp_path: Path) -> TaskContext:
+    """Host-only getters and steps touch ``host_path``/``cache_path`` and no environment (it
+    answers nothing): the task's files are under ``tmp_path/task``, its cache ``tmp_path/cache``."""
     root = tmp_path / "task"
     root.mkdir()
-    cache = tmp_path / "cache"
-    return SimpleNamespace(
-        host_path=lambda rel: root / rel,
-        cache_path=lambda name: (cache.mkdir(exist_ok=True), cache / name)[1],
-        root=root,
-    )
+    return make_context(task=make_task(root=root), cache_dir=tmp_path / "cache")
 
 
 def test_local_file_copies_files_and_folders(tmp_path: Path) -> None:
-    ctx = fake_ctx(tmp_path)
-    (ctx.root / "gold.csv").write_text("a,b\n1,2\n")
-    (ctx.root / "proj" / "models").mkdir(parents=True)
-    (ctx.root / "proj" / "models" / "m.sql").write_text("select 1")
+    ctx = host_only_ctx(tmp_path)
+    (ctx.task.root / "gold.csv").write_text("a,b\n1,2\n")
+    (ctx.task.root / "proj" / "models").mkdir(parents=True)
+    (ctx.task.root / "proj" / "models" / "m.sql").write_text("select 1")
     got = get(ctx, {"type": "local_file", "path": "gold.csv", "dest": "g.csv"})
     assert Path(got).read_text() == "a,b\n1,2\n" and Path(got).parent == tmp_path / "cache"
     got_dir = get(ctx, {"type": "local_file", "path": "proj", "dest": "proj"})
@@ -168,19 +165,19 @@ def test_local_file_copies_files_and_folders(tmp_path: Path) -> None:
 
 
 def test_copyfile_names_missing_host_file(tmp_path: Path) -> None:
-    ctx = fake_ctx(tmp_path)
+    ctx = host_only_ctx(tmp_path)
     with pytest.raises(StepError, match="missing.xlsx"):
         pytest_spider2v.steps.builtin.copyfile_from_host_to_guest(ctx, "missing.xlsx", "/home/user/missing.xlsx")
 
 
 def test_script_from_url_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StepError, match="offline"):
-        pytest_spider2v.steps.builtin.script_and_execute(fake_ctx(tmp_path), "https://example.com/init.sh")
+        pytest_spider2v.steps.builtin.script_and_execute(host_only_ctx(tmp_path), "https://example.com/init.sh")
 
 
 def test_rule_and_list_getters() -> None:
-    assert get(None, {"type": "rule", "rules": {"include": ["succeed"]}}) == {"include": ["succeed"]}
-    assert get(None, {"type": "list", "list": [1, 2]}) == [1, 2]
+    assert get(make_context(), {"type": "rule", "rules": {"include": ["succeed"]}}) == {"include": ["succeed"]}
+    assert get(make_context(), {"type": "list", "list": [1, 2]}) == [1, 2]
 
 
 def test_failing_script_logs_tail(caplog: pytest.LogCaptureFixture) -> None:
@@ -190,27 +187,25 @@ def test_failing_script_logs_tail(caplog: pytest.LogCaptureFixture) -> None:
     assert len(caplog.text) < 3000
 
 
-class WindowsAppear:
-    """A guest whose ``wmctrl -l`` lists the opened file's window from its third call on."""
+def windows_appear(opened: str, title: str, after: int = 2) -> FakeEnvironment:
+    """A guest holding the file ``opened``, whose ``wmctrl -l`` lists the window ``title`` from its
+    call ``after + 1`` on."""
+    env = FakeEnvironment(files={opened: b""})
 
-    def __init__(self, title: str, after: int = 2) -> None:
-        self.title, self.after, self.calls, self.opened = title, after, 0, ""
-
-    def open(self, path: str) -> None:
-        self.opened = path
-
-    def execute(self, command: list[str]) -> ExecResult:
+    def wmctrl(command: Command) -> ExecResult:
         assert command == ["wmctrl", "-l"]
-        self.calls += 1
-        windows = "0x01 0 desktop main\n" + (f"0x02 0 desktop {self.title}\n" if self.calls > self.after else "")
-        return ExecResult(0, windows, "")
+        shown = len(env.commands) > after  # this call is already recorded
+        return ExecResult(0, "0x01 0 desktop main\n" + (f"0x02 0 desktop {title}\n" if shown else ""), "")
+
+    env.on_execute = wmctrl
+    return env
 
 
 def test_open_waits_for_the_window_titled_with_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "sleep", lambda _: None)
-    env = WindowsAppear("SalesRep.xlsx - LibreOffice Calc")
-    setup_steps.get("open")(SimpleNamespace(env=env), path="/home/user/SalesRep.xlsx")
-    assert env.opened == "/home/user/SalesRep.xlsx" and env.calls == 3
+    env = windows_appear("/home/user/SalesRep.xlsx", "SalesRep.xlsx - LibreOffice Calc")
+    setup_steps.get("open")(make_context(env), path="/home/user/SalesRep.xlsx")
+    assert [call.args for call in env.calls_to("open")] == [("/home/user/SalesRep.xlsx",)] and len(env.commands) == 3
 
 
 def test_open_carries_on_when_no_window_comes(monkeypatch: pytest.MonkeyPatch,
@@ -218,9 +213,9 @@ def test_open_carries_on_when_no_window_comes(monkeypatch: pytest.MonkeyPatch,
     clock = iter(range(0, 10_000, 10))
     monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "sleep", lambda _: None)
     monkeypatch.setattr(pytest_spider2v.steps.builtin.time, "monotonic", lambda: float(next(clock)))
-    env = WindowsAppear("notes.txt (~/Desktop) - gedit", after=10_000)
+    env = windows_appear("/home/user/other.txt", "notes.txt (~/Desktop) - gedit", after=10_000)
     with caplog.at_level(logging.WARNING):
-        setup_steps.get("open")(SimpleNamespace(env=env), path="/home/user/other.txt")
+        setup_steps.get("open")(make_context(env), path="/home/user/other.txt")
     assert "no window titled with 'other.txt'" in caplog.text
 
 

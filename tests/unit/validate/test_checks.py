@@ -3,24 +3,29 @@ longer to start than the settle period is "late", not "different"."""
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 import pytest
 
 from pytest_spider2v.validate import checks as validation
+from tests.support.factories import Call, FakeEnvironment
 
 EMPTY = '<desktop-frame name="main">\n</desktop-frame>'
 WITH_CALC = '<desktop-frame name="main">\n<application name="soffice"/>\n</desktop-frame>'
 
 
-class ArrivingTree:
+@dataclass(eq=False)
+class ArrivingTree(FakeEnvironment):
     """An environment whose tree gains the application on its ``after``-th read."""
 
-    def __init__(self, after: int) -> None:
-        self.after, self.reads = after, 0
+    after: int = 1
 
-    def accessibility_tree(self) -> str:
-        self.reads += 1
+    @property
+    def reads(self) -> int:
+        return len(self.calls_to("accessibility_tree"))
+
+    def accessibility_tree(self, walk: str = "fast") -> str:
+        self.calls.append(Call("accessibility_tree", (), {"walk": walk}))
         return WITH_CALC if self.reads >= self.after else EMPTY
 
 
@@ -33,12 +38,12 @@ def instant_clock_and_plain_trees(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_late_application_is_waited_for() -> None:
-    env: Any = ArrivingTree(after=5)
+    env = ArrivingTree(after=5)
     assert validation._tree_matching(env, WITH_CALC) == WITH_CALC
     assert env.reads == 5
 
 
 def test_a_tree_that_never_matches_is_returned_after_the_timeout() -> None:
-    env: Any = ArrivingTree(after=10_000)
+    env = ArrivingTree(after=10_000)
     assert validation._tree_matching(env, WITH_CALC, timeout=30.0) == EMPTY
     assert 25 <= env.reads <= 35

@@ -12,9 +12,10 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.cli import compat
-from pytest_spider2v.run.records import TaskRecord, task_dir
+from pytest_spider2v.run.records import task_dir
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.validate import compatibility
+from tests.support.factories import start_record, task_document, write_checkout_task
 from tests.support.shared import require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")
@@ -92,20 +93,16 @@ def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.Captu
 
 def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep", script: str | None = None,
                app: str = "calc") -> Path:
-    folder = root / "evaluation_examples" / "examples" / app / task_id
-    folder.mkdir(parents=True)
     config: list[dict[str, Any]] = [{"type": config_type, "parameters": {"seconds": 0.1}}]
     if script is not None:
+        folder = root / "evaluation_examples" / "examples" / app / task_id
+        folder.mkdir(parents=True)
         (folder / "init.sh").write_text(script)
         config.append({"type": "script_and_execute",
                        "parameters": {"src": f"evaluation_examples/examples/{app}/{task_id}/init.sh"}})
-    path = folder / f"{task_id}.json"
-    path.write_text(json.dumps({
-        "id": task_id, "snapshot": "desktop", "instruction": "Do it.", "related_apps": [app],
-        "tags": ["gui", "abstract"], "action_number": 2, "config": config,
-        "evaluator": {"func": func, "result": {"type": "rule", "rules": 1}, "expected": {"type": "rule", "rules": 1}},
-    }))
-    return path
+    return write_checkout_task(root, task_document(
+        id=task_id, instruction="Do it.", related_apps=[app], tags=["gui", "abstract"], action_number=2, config=config,
+        evaluator={"func": func, "result": {"type": "rule", "rules": 1}, "expected": {"type": "rule", "rules": 1}}))
 
 
 def test_unknown_metric_and_step_are_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -160,7 +157,8 @@ def fake_pytest(outcomes: dict[str, tuple[str, str, bool]], seen: list[list[str]
                 if task.id not in outcomes:
                     continue
                 status, detail, set_up = outcomes[task.id]
-                record = TaskRecord.start(task_dir(results, compatibility.VERIFY_RUN, task), task, task.key, "noop", {})
+                record = start_record(task_dir(results, compatibility.VERIFY_RUN, task), task, agent="noop",
+                                      nodeid=task.key)
                 if set_up:
                     record.time("setup", 1.0)
                 record.finish(status, 0.0 if status == "failed" else None, detail)

@@ -24,8 +24,9 @@ import pytest
 
 from pytest_spider2v.registry import Registry
 from pytest_spider2v.tasks.loading import load_tasks
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.fingerprint import Fingerprinter, imported_modules
+from tests.support.factories import constant_evaluator, make_task, task_document, write_checkout_task, write_task
 from tests.support.shared import REPO
 
 # -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
@@ -131,35 +132,29 @@ class Extension:
                              helpers_dir=self.package / "helpers")
 
 
-def make_task(root: Path, task_id: str, metric: str, snapshot: str = "desktop", solution: str = "DONE\n") -> Task:
-    spec = {"id": task_id, "snapshot": snapshot, "instruction": "x", "related_apps": ["calc"],
-            "tags": ["traditional_data_processing", "gui"], "action_number": 1,
-            "config": [{"type": "cloud_login", "parameters": {}}],
-            "evaluator": {"func": metric, "result": {"type": "rule", "rules": "x"},
-                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
-    folder = root / "tasks" / "calc" / task_id
-    folder.mkdir(parents=True)
-    (folder / "task.json").write_text(json.dumps(spec))
-    (folder / "solution.py").write_text(solution)
-    return read_task(folder / "task.json")
+def extension_task(root: Path, task_id: str, metric: str, snapshot: str = "desktop", solution: str = "DONE\n") -> Task:
+    document = task_document(id=task_id, snapshot=snapshot, instruction="x",
+                             config=[{"type": "cloud_login", "parameters": {}}],
+                             evaluator=constant_evaluator(func=metric))
+    return read_task(write_task(root, document, solution=solution))
 
 
 def read_task(path: Path) -> Task:
     """A project task of the throwaway extension (``load_tasks`` would check its names against
     the real registries)."""
-    spec = TaskSpec.model_validate_json(path.read_text())
-    return Task(spec, path, path.parent, "project", "abstract", "x", "calc", path.parent / "solution.py")
+    return make_task(json.loads(path.read_text()), root=path.parent, solution=path.parent / "solution.py")
 
 
 @pytest.fixture
 def tasks(tmp_path: Path) -> dict[str, Task]:
     """One task per metric, and one in the ``db`` family; ``t_ui``'s solution uses a helper."""
     return {
-        "t_a": make_task(tmp_path, "t-a", "metric_a"),
-        "t_b": make_task(tmp_path, "t-b", "metric_b"),
-        "t_c": make_task(tmp_path, "t-c", "metric_c"),
-        "t_db": make_task(tmp_path, "t-db", "metric_b", snapshot="db"),
-        "t_ui": make_task(tmp_path, "t-ui", "metric_b", solution="# %% open it\nfrom fp_ui import click\nclick('x')\n"),
+        "t_a": extension_task(tmp_path, "t-a", "metric_a"),
+        "t_b": extension_task(tmp_path, "t-b", "metric_b"),
+        "t_c": extension_task(tmp_path, "t-c", "metric_c"),
+        "t_db": extension_task(tmp_path, "t-db", "metric_b", snapshot="db"),
+        "t_ui": extension_task(tmp_path, "t-ui", "metric_b",
+                               solution="# %% open it\nfrom fp_ui import click\nclick('x')\n"),
     }
 
 
@@ -226,17 +221,13 @@ def test_a_checkout_task_covers_the_host_files_its_steps_name(extension, tmp_pat
     shared = examples / "calc" / "all_databases.sql"
     shared.parent.mkdir(parents=True)
     shared.write_text("create table t(x);\n")
-    task = {"id": "uses-sql", "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"],
-            "tags": ["gui"], "action_number": 1,
-            "config": [{"type": "copyfile_from_host_to_guest", "parameters": {
-                "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}},
-                       {"type": "execute", "parameters": {"command": "echo " + "x" * 300}}],  # a string, not a path
-            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
-                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
+    task = task_document(id="uses-sql", instruction="x", tags=["gui"], config=[
+        {"type": "copyfile_from_host_to_guest", "parameters": {
+            "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}},
+        {"type": "execute", "parameters": {"command": "echo " + "x" * 300}}])  # a string, not a path
     other = {**task, "id": "no-sql", "config": []}
     for spec in (task, other):
-        (examples / "calc" / spec["id"]).mkdir()
-        (examples / "calc" / spec["id"] / f"{spec['id']}.json").write_text(json.dumps(spec))
+        write_checkout_task(tmp_path / "checkout", spec)
     loaded = {spec["id"]: load_tasks(examples / "calc" / spec["id"] / f"{spec['id']}.json")[0] for spec in (task, other)}
     fingerprinter = Fingerprinter(extension.environments, packages=["fpext"])
     before = {key: fingerprinter.fingerprint(t) for key, t in loaded.items()}
@@ -270,16 +261,18 @@ def test_solution_imports_are_read_from_the_text_of_every_cell() -> None:
 
 # -- the state and --validate-changed, in pytest runs with a stand-in for the task run ------------
 
-CONFTEST = '''
+CONFTEST = f'''
 import contextlib
 import json
-import types
+import sys
 
 import pytest
 
+sys.path.insert(0, {str(REPO)!r})
 from pytest_spider2v.plugin.keys import TASK
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.validate.checks import CHECK
+from tests.support.factories import make_context
 
 
 class FakeRun:
@@ -293,10 +286,10 @@ class FakeRun:
 
     @contextlib.contextmanager
     def extra_environment(self):
-        yield types.SimpleNamespace(env=None)
+        yield make_context(task=self.task)
 
     def context(self):
-        return types.SimpleNamespace(env=None)
+        return make_context(task=self.task)
 
     def outcome(self):
         scores = self.task.folder / "scores.json"
@@ -314,19 +307,13 @@ def spider2v_run(request, monkeypatch):
 
 
 def project_task(root: Path, app: str, task_id: str, snapshot: str = "desktop", scores: dict | None = None) -> Path:
-    folder = root / "tasks" / app / task_id
-    folder.mkdir(parents=True)
-    spec = {"id": task_id, "snapshot": snapshot, "instruction": "x", "related_apps": [app],
-            "tags": ["traditional_data_processing", "gui"], "action_number": 2,
-            "config": [{"type": "sleep", "parameters": {"seconds": 0.1}}],
-            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
-                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}
-    (folder / "task.json").write_text(json.dumps(spec))
-    (folder / "solution.py").write_text("DONE\n")
-    (folder / "wrong_solution.py").write_text("FAIL\n")
+    path = write_task(root, task_document(id=task_id, snapshot=snapshot, instruction="x", related_apps=[app],
+                                          action_number=2, config=[{"type": "sleep", "parameters": {"seconds": 0.1}}]),
+                      solution="DONE\n")
+    (path.parent / "wrong_solution.py").write_text("FAIL\n")
     if scores:
-        (folder / "scores.json").write_text(json.dumps(scores))
-    return folder / "task.json"
+        (path.parent / "scores.json").write_text(json.dumps(scores))
+    return path
 
 
 def state_of(path: Path) -> dict[str, str]:

@@ -19,7 +19,8 @@ from pytest_spider2v.agents.llm.agent import LLMAgent, make_anthropic_agent, mak
 from pytest_spider2v.agents.llm.options import pytest_spider2v_agent_options as llm_settings
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import make_task, task_document, write_task
 from tests.support.llm_server import LLMServer, Reply
 
 KEY = "sk-test-never-written-anywhere"
@@ -49,13 +50,8 @@ def observation(infos: tuple[dict, ...] = ()) -> Observation:
 
 
 def a_task(folder: Path, instruction: str = INSTRUCTION) -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "rename-sheet", "snapshot": "desktop", "instruction": instruction, "related_apps": ["calc"],
-        "tags": ["traditional_data_processing", "gui"], "action_number": 2,
-        "evaluator": {"func": "check_include_exclude"},
-    })
-    path = folder / "task.json"
-    return Task(spec, path, folder, "project", "abstract", instruction, "calc")
+    return make_task(task_document(id="rename-sheet", instruction=instruction, action_number=2,
+                                   evaluator={"func": "check_include_exclude"}), root=folder)
 
 
 @pytest.fixture
@@ -101,13 +97,7 @@ def test_without_key_every_task_is_skipped_with_that_reason_before_any_environme
     for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     for task_id in ("first", "second"):
-        folder = pytester.path / "tasks" / "calc" / task_id
-        folder.mkdir(parents=True)
-        (folder / "task.json").write_text(json.dumps({
-            "id": task_id, "snapshot": "desktop", "instruction": "x", "related_apps": ["calc"],
-            "tags": ["traditional_data_processing", "gui"], "action_number": 1,
-            "evaluator": {"func": "exact_match", "result": {"type": "rule", "rules": "x"},
-                          "expected": {"type": "rule", "rules": {"expected": "x"}}}}))
+        write_task(pytester.path, task_document(id=task_id, instruction="x"))
     result = pytester.runpytest("tasks", "--agent", "gpt-4o", "-rs")
     result.assert_outcomes(skipped=2)
     records = [json.loads(p.read_text()) for p in (pytester.path / "results").rglob("result.json")]

@@ -12,7 +12,8 @@ from pytest_spider2v.agents.llm.agent import LLMAgent
 from pytest_spider2v.agents.llm.code_mode import MAX_OUTPUT_CHARS, output_text, parse_code_reply
 from pytest_spider2v.run.actions import ActionError
 from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory, done_with_answer
-from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.tasks.model import Task
+from tests.support.factories import make_task, task_document
 from tests.support.llm_server import LLMServer, Reply
 
 QUESTION = "Question: What is the mean fare?\nFormat: @mean_fare[value]"
@@ -53,13 +54,11 @@ def test_long_output_keeps_its_beginning_and_its_end() -> None:
 
 
 def a_task(tmp_path: Path) -> Task:
-    spec = TaskSpec.model_validate({
-        "id": "q0-titanic", "snapshot": "analysis", "instruction": QUESTION, "related_apps": ["dabench"],
-        "tags": ["cli", "easy"], "action_number": 2,
-        "evaluator": {"func": "closed_form", "result": {"type": "final_answer"},
-                      "expected": {"type": "rule", "rules": [["mean_fare", "34.65"]]}},
-    })
-    return Task(spec, tmp_path / "q.jsonl", tmp_path, "dabench", "closed_form", QUESTION, "dabench")
+    document = task_document(id="q0-titanic", snapshot="analysis", instruction=QUESTION, related_apps=["dabench"],
+                             tags=["cli", "easy"], action_number=2,
+                             evaluator={"func": "closed_form", "result": {"type": "final_answer"},
+                                        "expected": {"type": "rule", "rules": [["mean_fare", "34.65"]]}})
+    return make_task(document, layout="dabench", variant="closed_form", root=tmp_path, path=tmp_path / "q.jsonl")
 
 
 @pytest.fixture

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
+from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.apps.databases import database_query, normalise_rows, query_command
 from pytest_spider2v.registry import getters
+from tests.support.factories import FakeEnvironment, make_context
 
 
 def test_registered() -> None:
@@ -45,20 +45,10 @@ def test_psql_rows_are_kept() -> None:
     assert normalise_rows("postgresql", "") == ""
 
 
-class FakeEnv:
-    def __init__(self, returncode: int, stdout: str) -> None:
-        self.result = SimpleNamespace(ok=returncode == 0, returncode=returncode, stdout=stdout, stderr="boom")
-        self.commands: list[list[str]] = []
-
-    def execute(self, command, **_):
-        self.commands.append(command)
-        return self.result
-
-
 def test_getter_writes_rows_or_gives_none(tmp_path) -> None:
-    ctx = SimpleNamespace(env=FakeEnv(0, "a\tb\n"), cache_path=lambda dest: tmp_path / dest)
+    ctx = make_context(FakeEnvironment(replies=[ExecResult(0, "a\tb\n", "boom")]), cache_dir=tmp_path)
     path = database_query(ctx, {"engine": "mariadb", "database": "d", "sql": "S", "dest": "r.csv"})
     assert path == str(tmp_path / "r.csv")
     assert (tmp_path / "r.csv").read_text() == "a|b\n"
-    ctx.env = FakeEnv(1, "")
+    ctx.env = FakeEnvironment(replies=[ExecResult(1, "", "boom")])
     assert database_query(ctx, {"engine": "postgresql", "database": "d", "sql": "S"}) is None

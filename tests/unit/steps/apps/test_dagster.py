@@ -7,6 +7,7 @@ import pytest
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.apps import dagster as dg
 from pytest_spider2v.steps.builtin import StepError
+from tests.support.factories import FakeEnvironment, make_context
 
 
 def test_registered_and_available():
@@ -77,5 +78,7 @@ def test_tab_matching():
 
 
 def test_bad_url_rejected_before_connecting():
+    env = FakeEnvironment()
     with pytest.raises(StepError, match="url"):
-        dg.dagster_webui_init(ctx=None, url="localhost:3000")  # type: ignore[arg-type]
+        dg.dagster_webui_init(make_context(env), url="localhost:3000")
+    assert env.calls == []  # the browser was not reached

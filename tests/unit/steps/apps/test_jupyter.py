@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from pytest_spider2v.registry import check_parameters, setup_steps
 from pytest_spider2v.steps.apps import jupyter
 from pytest_spider2v.steps.builtin import StepError
+from tests.support.factories import FakeEnvironment, make_context
 from tests.support.shared import REPO
 
 TASKS = REPO / "tasks" / "jupyter"
@@ -64,25 +64,14 @@ def test_step_is_registered_with_its_parameters() -> None:
     assert check_parameters(fn, 1, {}) is not None
 
 
-class FakeEnv:
-    def __init__(self) -> None:
-        self.launched: list[list[str]] = []
-
-    def launch(self, command: list[str]) -> None:
-        self.launched.append(command)
-
-    def host_url(self, port: int) -> str:
-        return f"http://127.0.0.1:{port}"
-
-
 def test_bad_parameters_fail_before_the_browser_starts() -> None:
-    env = FakeEnv()
-    ctx = SimpleNamespace(env=env)
+    env = FakeEnvironment()
+    ctx = make_context(env)
     with pytest.raises(StepError):
-        jupyter.jupyterlab_open_notebook(ctx, path="/etc/hosts")  # type: ignore[arg-type]
+        jupyter.jupyterlab_open_notebook(ctx, path="/etc/hosts")
     with pytest.raises(StepError):
-        jupyter.jupyterlab_open_notebook(ctx, path="a.ipynb", timeout=0)  # type: ignore[arg-type]
-    assert env.launched == []
+        jupyter.jupyterlab_open_notebook(ctx, path="a.ipynb", timeout=0)
+    assert env.calls == []  # nothing launched, no browser reached
 
 
 class FakePage:
@@ -156,12 +145,12 @@ def test_launched_words_are_the_arguments_of_jupyter_lab(line: str, expected: li
 def test_launch_of_jupyter_lab_waits_for_its_page(monkeypatch: pytest.MonkeyPatch) -> None:
     from pytest_spider2v.steps import builtin
 
-    launched: list[object] = []
     waited: list[str] = []
     monkeypatch.setattr(builtin, "LAUNCH_WAITS", [(p, lambda ctx, line: waited.append(line))
                                                  for p, _ in builtin.LAUNCH_WAITS])
-    ctx = SimpleNamespace(env=SimpleNamespace(launch=lambda command, shell: launched.append(command)))
-    builtin.launch(ctx, ["bash", "-c", "jupyter lab /home/user/Desktop/a.ipynb"])  # type: ignore[arg-type]
-    builtin.launch(ctx, ["gedit", "/home/user/notes.txt"])  # type: ignore[arg-type]
-    assert len(launched) == 2
+    env = FakeEnvironment()
+    commands = [["bash", "-c", "jupyter lab /home/user/Desktop/a.ipynb"], ["gedit", "/home/user/notes.txt"]]
+    for command in commands:
+        builtin.launch(make_context(env), command)
+    assert [call.args[0] for call in env.calls_to("launch")] == commands
     assert waited == ["bash -c jupyter lab /home/user/Desktop/a.ipynb"]

@@ -4,7 +4,6 @@ arguments and output parsing, and the ticket-matching metric. No Docker needed."
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import pytest
 
@@ -14,6 +13,7 @@ import pytest_spider2v.steps.apps.servicedesk as step_module
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.steps.apps.servicedesk import start_page_url
+from tests.support.factories import FakeEnvironment, make_context
 from tests.support.shared import REPO
 
 TASKS = REPO / "tasks" / "request-tracker"
@@ -89,15 +89,9 @@ def test_guest_script_compiles():
 
 
 def test_getter_runs_the_guest_script():
-    calls = []
-
-    def execute(command, *, shell=False, timeout=300.0):
-        calls.append(command)
-        return ExecResult(0, json.dumps(TICKETS[:1]), "")
-
-    ctx = SimpleNamespace(env=SimpleNamespace(execute=execute))
-    assert getters.get("rt_tickets")(ctx, {"query": "id = 2"}) == TICKETS[:1]
-    (command,) = calls
+    env = FakeEnvironment(replies=[ExecResult(0, json.dumps(TICKETS[:1]), "")])
+    assert getters.get("rt_tickets")(make_context(env), {"query": "id = 2"}) == TICKETS[:1]
+    (command,) = env.commands
     assert command[:2] == ["python3", "-c"] and json.loads(command[3])["query"] == "id = 2"
 
 

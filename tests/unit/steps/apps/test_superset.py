@@ -8,6 +8,7 @@ import pytest
 
 from pytest_spider2v.registry import check_parameters, setup_steps
 from pytest_spider2v.steps.apps import superset
+from tests.support.factories import FakeEnvironment, make_context
 
 
 def test_registered_with_original_parameters():
@@ -45,9 +46,10 @@ def test_bad_url_rejected(url):
 
 
 def test_bad_url_fails_before_browser():
-    env = SimpleNamespace(host_url=lambda port: pytest.fail("browser touched"))
+    env = FakeEnvironment()
     with pytest.raises(ValueError):
-        superset.superset_webui_init(SimpleNamespace(env=env), url="nonsense")
+        superset.superset_webui_init(make_context(env), url="nonsense")
+    assert env.calls == []  # the browser was not reached
 
 
 def test_is_login_page():

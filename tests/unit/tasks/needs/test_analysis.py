@@ -25,6 +25,7 @@ from pytest_spider2v.tasks.needs import python_code
 from pytest_spider2v.tasks.needs.files import analyse_file
 from pytest_spider2v.tasks.needs.known_needs import load_known_needs
 from pytest_spider2v.tasks.needs.task_needs import task_needs
+from tests.support.factories import task_document, write_checkout_task
 from tests.support.shared import REPO, require, sample
 
 REPO = REPO
@@ -80,13 +81,11 @@ def spider2v_task(root: Path, app: str, snapshot: str, files: dict[str, str | by
         (folder / name).write_bytes(content if isinstance(content, bytes) else content.encode())
         kind = "script_and_execute" if name.endswith(".sh") else "copyfile_from_host_to_guest"
         steps.append({"type": kind, "parameters": {"src": f"{relative}/{name}", "dest": f"/home/user/{name}"}})
-    (folder / f"{task_id}.json").write_text(json.dumps({
-        "id": task_id, "snapshot": snapshot, "instruction": instruction, "related_apps": [app], "tags": ["gui"],
-        "action_number": 3, "config": steps,
-        "evaluator": evaluator or {"func": "exact_match", "result": {"type": "rule", "rules": 1},
-                                   "expected": {"type": "rule", "rules": 1}},
-    }))
-    (task,) = load_tasks(folder / f"{task_id}.json")
+    document = task_document(id=task_id, snapshot=snapshot, instruction=instruction, related_apps=[app], tags=["gui"],
+                             action_number=3, config=steps,
+                             evaluator=evaluator or {"func": "exact_match", "result": {"type": "rule", "rules": 1},
+                                                     "expected": {"type": "rule", "rules": 1}})
+    (task,) = load_tasks(write_checkout_task(root, document))
     return task
 
 

@@ -1,0 +1,281 @@
+"""Factories for the unit tests: task documents and files, in-memory tasks, their contexts and
+records, an environment that answers what a test scripts, and a provider that hands it out.
+
+A test states only what it is about (the evaluator it needs, the variant, what the guest
+replies) and takes the rest from here, so a change of the task schema, of ``Task``, of
+``TaskContext``, of how a record starts or of the :class:`Environment` contract is made in this
+one file. :class:`FakeEnvironment` and :class:`FakeProvider` subclass the protocols they stand in
+for, so mypy names a method a contract gains and they lack.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
+from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.tasks.model import PROJECT_FILE, SOLUTION_FILE, VERBOSE_FILE, Task, TaskSpec
+
+Command = str | list[str]
+Document = dict[str, Any]
+
+#: Where a context's cache is when a test gives none: a path under a device, so a getter or step
+#: that writes to the cache fails at once (NotADirectoryError naming this path) instead of
+#: writing into the working directory.
+NO_CACHE_DIR = Path("/dev/null/cache-dir-not-given-to-make_context")
+
+
+# -- task documents and files ---------------------------------------------------------------------
+
+
+def constant_evaluator(result: Any = "x", expected: Any = "x", func: str = "exact_match") -> Document:
+    """An evaluator whose metric compares two constant rules: the task passes (``result ==
+    expected``) or fails whatever the agent does, and no getter touches the environment."""
+    return {"func": func, "result": {"type": "rule", "rules": result},
+            "expected": {"type": "rule", "rules": {"expected": expected}}}
+
+
+def answer_evaluator(expected: str) -> Document:
+    """An evaluator that scores the agent's final answer (DONE with a text) against ``expected``."""
+    return {"func": "exact_match", "result": {"type": "final_answer"},
+            "expected": {"type": "rule", "rules": {"expected": expected}}}
+
+
+def task_document(**overrides: Any) -> Document:
+    """A valid project task JSON document (the keys of ``TaskSpec``); ``overrides`` replace keys or
+    add them. Each call builds a new document, so a test may change or remove keys of its own."""
+    document: Document = {
+        "id": "a-task", "snapshot": "desktop", "instruction": "Do it.", "related_apps": ["calc"],
+        "tags": ["traditional_data_processing", "gui"], "action_number": 1, "config": [],
+        "evaluator": constant_evaluator(),
+    }
+    document.update(overrides)
+    return document
+
+
+def write_task(root: Path, document: Document | None = None, *, app: str | None = None, verbose: str | None = None,
+               solution: str | None = None) -> Path:
+    """Write a project-layout task, ``<root>/tasks/<app>/<id>/task.json`` (``app``: the document's
+    first related app unless given), with ``verbose_instruction.txt`` (which makes the verbose
+    variant) and ``solution.py`` when given; returns the task file. The folder may already hold
+    the task's data files."""
+    document = task_document() if document is None else document
+    folder = root / "tasks" / (app or document["related_apps"][0]) / document["id"]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / PROJECT_FILE).write_text(json.dumps(document), encoding="utf-8")
+    if verbose is not None:
+        (folder / VERBOSE_FILE).write_text(verbose, encoding="utf-8")
+    if solution is not None:
+        (folder / SOLUTION_FILE).write_text(solution, encoding="utf-8")
+    return folder / PROJECT_FILE
+
+
+def write_checkout_task(checkout: Path, document: Document | None = None, *, app: str | None = None) -> Path:
+    """Write a task as a Spider2-V checkout publishes it,
+    ``<checkout>/evaluation_examples/examples/<app>/<id>/<id>.json``; returns the task file. The
+    folder may already hold the task's data files."""
+    document = task_document() if document is None else document
+    folder = checkout / "evaluation_examples" / "examples" / (app or document["related_apps"][0]) / document["id"]
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{document['id']}.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+# -- tasks, contexts, records ---------------------------------------------------------------------
+
+
+def make_task(document: Document | None = None, *, app: str | None = None, layout: str = "project",
+              variant: str = "abstract", root: Path | None = None, path: Path | None = None,
+              instruction: str | None = None, solution: Path | str | None = None) -> Task:
+    """An in-memory task of ``document`` (default :func:`task_document`), validated as a task file
+    is. By default it lies where the project layout puts it, ``tasks/<app>/<id>/task.json``
+    (relative: nothing is read from there), and the agent is given the document's instruction."""
+    spec = TaskSpec.model_validate(task_document() if document is None else document)
+    app = app or spec.related_apps[0]
+    root = Path("tasks") / app / spec.id if root is None else root
+    return Task(spec, root / PROJECT_FILE if path is None else path, root, layout, variant,
+                spec.instruction if instruction is None else instruction, app, solution)
+
+
+def make_context(env: Environment | None = None, task: Task | None = None, *, cache_dir: Path = NO_CACHE_DIR,
+                 history: list[Any] | None = None) -> TaskContext:
+    """What a step or getter receives: ``env`` (default: a :class:`FakeEnvironment` scripted with
+    nothing, so any use of it fails the test), ``task`` (default :func:`make_task`) and the
+    actions of the episode so far."""
+    return TaskContext(FakeEnvironment() if env is None else env, make_task() if task is None else task, cache_dir,
+                       history=list(history or []))
+
+
+def start_record(directory: Path, task: Task | None = None, *, agent: str = "fake", nodeid: str = "n",
+                 settings: dict[str, Any] | None = None) -> TaskRecord:
+    """A record begun in ``directory`` as a run begins one (``TaskRecord.start``), for ``task``
+    (default :func:`make_task`) run by ``agent`` with ``settings`` (default: none)."""
+    return TaskRecord.start(directory, make_task() if task is None else task, nodeid, agent, settings or {})
+
+
+# -- an environment and its provider -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One method call an environment received: its name, arguments and keyword options."""
+
+    method: str
+    args: tuple[Any, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@dataclass(eq=False)
+class FakeEnvironment(Environment):
+    """An environment that answers only what the test scripted and records every call in
+    ``calls``; anything unscripted raises :class:`EnvironmentFault` naming the call (a harness
+    error: the run never turns it into a score), never a silent None.
+
+    Scripts: ``on_execute`` (a function of the command) or else ``replies`` (taken in order) answer
+    :meth:`execute`, and so the actions :meth:`run_python` runs through it; ``files`` is the
+    guest's file system for :meth:`upload`, :meth:`download` and :meth:`open`; ``screen`` (a
+    still picture: settled at once, its size read from the PNG) and ``tree`` are the observation.
+    ``launch``, ``activate_window`` and ``close`` succeed, recorded. No guest port is reachable
+    and there is no live view or recorder: a test that needs them (a browser, watching)
+    subclasses this. Identity, not equal fields, tells two environments apart, as a provider's do.
+    """
+
+    name: str = "fake"
+    display: bool = True
+    on_execute: Callable[[Command], ExecResult] | None = None
+    replies: list[ExecResult] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+    screen: bytes | None = None
+    tree: str | None = None
+    calls: list[Call] = field(default_factory=list)
+
+    def calls_to(self, method: str) -> list[Call]:
+        """The calls of ``method``, in order."""
+        return [call for call in self.calls if call.method == method]
+
+    @property
+    def commands(self) -> list[Command]:
+        """The commands :meth:`execute` was given, in order (an action's ``python3 -c`` among them)."""
+        return [call.args[0] for call in self.calls_to("execute")]
+
+    def _not_scripted(self, call: str) -> EnvironmentFault:
+        return EnvironmentFault(f"{self.name}: {call} was not scripted by the test")
+
+    def _screen(self, call: str) -> bytes:
+        if self.screen is None:
+            if not self.display:
+                raise EnvironmentFault(f"{self.name}: {call}: no screen")
+            raise self._not_scripted(call)
+        return self.screen
+
+    def host_url(self, guest_port: int, scheme: str = "http") -> str:
+        self.calls.append(Call("host_url", (guest_port,), {"scheme": scheme}))
+        raise self._not_scripted(f"host_url({guest_port})")
+
+    def close(self) -> None:
+        self.calls.append(Call("close"))
+
+    def screenshot(self) -> bytes:
+        self.calls.append(Call("screenshot"))
+        return self._screen("screenshot()")
+
+    def wait_settled(self, quiet: float = 1.0, timeout: float = 10.0) -> bool:
+        self.calls.append(Call("wait_settled", (), {"quiet": quiet, "timeout": timeout}))
+        self._screen("wait_settled()")
+        return True
+
+    def accessibility_tree(self, walk: str = "fast") -> str:
+        self.calls.append(Call("accessibility_tree", (), {"walk": walk}))
+        if self.tree is None:
+            raise self._not_scripted("accessibility_tree()")
+        return self.tree
+
+    def screen_size(self) -> tuple[int, int]:
+        self.calls.append(Call("screen_size"))
+        screen = self._screen("screen_size()")
+        if not screen.startswith(PNG_SIGNATURE):
+            raise EnvironmentFault(f"{self.name}: screen_size(): the scripted screen is not a PNG")
+        width, height = struct.unpack(">II", screen[16:24])  # the IHDR chunk, first after the signature
+        return width, height
+
+    def live_view(self, *, view_only: bool = True) -> str:
+        self.calls.append(Call("live_view", (), {"view_only": view_only}))
+        raise self._not_scripted("live_view()")
+
+    def start_recording(self, guest_path: str) -> None:
+        self.calls.append(Call("start_recording", (guest_path,)))
+        raise self._not_scripted("start_recording()")
+
+    def stop_recording(self) -> dict[str, Any]:
+        self.calls.append(Call("stop_recording"))
+        raise self._not_scripted("stop_recording()")
+
+    def execute(self, command: Command, *, shell: bool = False, timeout: float = 300.0) -> ExecResult:
+        self.calls.append(Call("execute", (command,), {"shell": shell, "timeout": timeout}))
+        if self.on_execute is not None:
+            return self.on_execute(command)
+        if self.replies:
+            return self.replies.pop(0)
+        raise self._not_scripted(f"execute({command!r})")
+
+    def run_python(self, code: str, *, timeout: float = 90.0) -> ExecResult:
+        """Recorded, then run as the contract runs it: through :meth:`execute`."""
+        self.calls.append(Call("run_python", (code,), {"timeout": timeout}))
+        return super().run_python(code, timeout=timeout)
+
+    def launch(self, command: Command, *, shell: bool = False) -> None:
+        self.calls.append(Call("launch", (command,), {"shell": shell}))
+
+    def open(self, path: str) -> None:
+        self.calls.append(Call("open", (path,)))
+        if path not in self.files:
+            raise EnvironmentFault(f"{self.name}: open {path}: no such file")
+
+    def activate_window(self, window_name: str, *, strict: bool = False, by_class: bool = False) -> None:
+        self.calls.append(Call("activate_window", (window_name,), {"strict": strict, "by_class": by_class}))
+
+    def upload(self, data: bytes | Path, guest_path: str) -> None:
+        self.calls.append(Call("upload", (data, guest_path)))
+        self.files[guest_path] = data.read_bytes() if isinstance(data, Path) else data
+
+    def download(self, guest_path: str) -> bytes | None:
+        self.calls.append(Call("download", (guest_path,)))
+        return self.files.get(guest_path)
+
+
+@dataclass(eq=False)
+class FakeProvider(Provider):
+    """Hands out the environments ``make`` builds (``make(n)`` for the n-th acquire, from 0: a test
+    decides which of them fail) and records which were acquired and released."""
+
+    make: Callable[[int], Environment]
+    acquired: list[Environment] = field(default_factory=list)
+    released: list[Environment] = field(default_factory=list)
+
+    def acquire(self, snapshot: str) -> Environment:
+        env = self.make(len(self.acquired))
+        self.acquired.append(env)
+        return env
+
+    def release(self, env: Environment) -> None:
+        self.released.append(env)
+
+    def close(self) -> None:
+        for env in self.acquired:
+            if env not in self.released:
+                self.release(env)
+
+    def cleanup_stale(self) -> int:
+        """Nothing of a fake outlives its test."""
+        return 0
