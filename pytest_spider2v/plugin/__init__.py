@@ -1,10 +1,11 @@
 """The pytest plugin (entry point ``pytest11: spider2v``): every task file a test file, every task
 a test item, run by fixtures through one task's lifecycle (:mod:`pytest_spider2v.run`).
 
-Its rooms: :mod:`.options` (the command line and the settings read from it), :mod:`.collection`
+Its modules: :mod:`.options` (the command line and the settings read from it), :mod:`.collection`
 (task files to items, markers), :mod:`.fixtures` (the run of a task item), :mod:`.hookspecs` (the
-hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects),
-:mod:`.workers` (controller or xdist worker), :mod:`.ownership` (whose environments these are) and :mod:`.terminal` (lines shown at once).
+hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects), :mod:`.workers`
+(controller or xdist worker), :mod:`.ownership` (whose environments these are) and
+:mod:`.terminal` (lines shown at once).
 
 Nothing here knows a particular app, agent, metric or provider, nor ``--validate``: they are
 extensions, loaded from the ``pytest_spider2v`` entry-point group before the command line is

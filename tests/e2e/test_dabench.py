@@ -1,6 +1,6 @@
 """InfiAgent-DABench in real containers of the ``analysis`` image (no screen).
 
-The unit tests run the same pipeline in a host-folder stand-in (``tests/unit/test_dabench_run.py``);
+The unit tests run the same pipeline in a host-folder stand-in (``tests/unit/formats/test_dabench_run.py``);
 these hold it to the image: the guest server without a display, the data libraries, the table
 upload, the oracle over the published dev set beside the checkout, the do-nothing agent, and a
 scripted model (the loopback model server of this process) whose code runs in the container.
