@@ -1,32 +1,25 @@
 """pytest-spider2v: the Spider2-V benchmark as a pytest plugin, one test item per task.
 
-This module is the API for extension authors: everything needed to add a setup step, a getter, a
-metric, an agent, a provider or a task format, without knowing where the package keeps it
-(README, "Extending"). Register into the registries from a ``conftest.py``, a pytest plugin or a
-module of the ``pytest_spider2v`` entry-point group::
+This module and :mod:`pytest_spider2v.registry` are the API for extension authors: the types a
+setup step, a getter, a metric, an agent, a provider or a task format receives and returns are
+here, the registries they are added to in ``registry`` (README, "Extending"). Register from a
+``conftest.py``, a pytest plugin or a module of the ``pytest_spider2v`` entry-point group::
 
-    from pytest_spider2v import TaskContext, metrics
+    from pytest_spider2v import TaskContext
+    from pytest_spider2v.registry import getters
 
-    @metrics.register()
-    def same_rowcount(result, expected, **options) -> float: ...
+    @getters.register()
+    def row_count(ctx: TaskContext, spec: dict) -> int: ...
 
-The package's own layout is described in ARCHITECTURE.md.
+The registries are not re-exported here: ``pytest_spider2v.getters`` (like ``metrics``,
+``agents``, ``providers``) is the package of the built-in ones, which Python binds to that name
+once the extensions load. The package's own layout is described in ARCHITECTURE.md.
 """
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.provider import Provider, owner_alive
-from pytest_spider2v.registry import (
-    Scored,
-    Unavailable,
-    UnknownName,
-    agents,
-    getters,
-    metrics,
-    providers,
-    setup_steps,
-    task_formats,
-)
+from pytest_spider2v.registry import Scored, Unavailable, UnknownName
 from pytest_spider2v.run.agent import (
     Action,
     Agent,
@@ -43,8 +36,7 @@ from pytest_spider2v.tasks.loading import validated_spec
 from pytest_spider2v.tasks.model import Task, TaskFormatError, TaskSpec
 
 __all__ = [
-    # the registries, and what registered code raises or returns
-    "setup_steps", "getters", "metrics", "agents", "providers", "task_formats",
+    # what registered code returns or raises
     "Scored", "Unavailable", "UnknownName",
     # setup steps and getters: what they receive
     "TaskContext", "Task", "TaskSpec",

@@ -12,7 +12,9 @@ from tests.support.readme import example_blocks
 
 CHECK = """
 import json, sys
-from pytest_spider2v import agents, getters, metrics, providers, setup_steps, AgentSettings, Observation
+from pytest_spider2v import AgentSettings, Observation
+from pytest_spider2v.registry import agents, getters, load_extensions, metrics, providers, setup_steps
+load_extensions()  # as a pytest run has before any conftest.py: the built-in packages bound to their names
 exec(compile(sys.stdin.read(), "README.md", "exec"), {})
 agent = agents.get("shouter")(AgentSettings("shouter"))
 agent.reset(None)
