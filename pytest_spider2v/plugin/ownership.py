@@ -14,7 +14,7 @@ import pytest
 
 from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.plugin.keys import OWNER
-from pytest_spider2v.plugin.workers import is_worker
+from pytest_spider2v.plugin.workers import is_worker, worker_input
 
 #: the ``workerinput`` entry that carries the controller's owner token to a worker
 OWNER_INPUT = "spider2v_owner"
@@ -28,7 +28,7 @@ def owner(config: pytest.Config) -> str:
 def configure(config: pytest.Config) -> None:
     """Make (controller) or receive (worker) the owner token, and pass it on to the workers."""
     if is_worker(config):
-        config.stash[OWNER] = getattr(config, "workerinput")[OWNER_INPUT]
+        config.stash[OWNER] = worker_input(config)[OWNER_INPUT]
     else:
         config.stash[OWNER] = owner_token()
         config.pluginmanager.register(_OwnerToWorkers(config.stash[OWNER]), "spider2v-owner-to-workers")

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.plugin.keys import TASK
-from pytest_spider2v.plugin.workers import is_worker
+from pytest_spider2v.plugin.workers import is_worker, tell_controller
 from pytest_spider2v.tasks.availability import unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.checks import CHECK, task_checks
@@ -128,8 +128,7 @@ class ValidationSelection:
             config.hook.pytest_deselected(items=deselected)
             dropped = set(deselected)
             items[:] = [item for item in items if item not in dropped]
-        if hasattr(config, "workeroutput"):
-            config.workeroutput[SELECTION_OUTPUT] = {**self.selection, "ids": [i.nodeid for i in deselected]}
+        tell_controller(config, SELECTION_OUTPUT, {**self.selection, "ids": [i.nodeid for i in deselected]})
 
     def sample(self, groups: dict[str, list[pytest.Item]], fingerprinter: Fingerprinter) -> list[str]:
         """The first ``--validate-sample`` runnable tasks of each image family, by key."""

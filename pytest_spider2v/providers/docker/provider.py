@@ -6,7 +6,7 @@ starting a fresh container, and releasing it is removing it. Guest ports are pub
 containers sit on a private network of this provider instead (:mod:`.network`) and the host
 reaches them at their own addresses.
 
-Each container runs under the memory, CPU and process limits of its snapshot (:mod:`.limits`),
+Each container runs under the memory, CPU and process limits of its snapshot (:mod:`pytest_spider2v.environments.limits`),
 and its environment's faults name the limit it hit (:mod:`.guard`).
 
 Every container carries labels naming the owner (pytest controller) and worker, which lets
@@ -341,5 +341,5 @@ class DockerProvider:
 
 
 def factory(owner: str, worker: str, **options: Any) -> DockerProvider:
-    """One provider per pytest worker; the ``providers`` registry entry (in :mod:`.`) calls it."""
+    """One provider per pytest worker; the ``providers`` registry entry (in :mod:`pytest_spider2v.providers`) calls it."""
     return DockerProvider(owner, worker, **options)
