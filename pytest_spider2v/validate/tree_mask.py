@@ -13,12 +13,15 @@ import re
 from xml.etree import ElementTree
 
 #: Times and dates that legitimately differ between two resets (clock applets, file dialogs, a
-#: countdown run into the next word in a web page's text: "0:28Runs"), the hours on a timeline
-#: ("11AM", "12PM": Dagster's overview slides them along as time passes), and times relative to
-#: now, which web UIs show for when something last happened (Dagster's code locations "Updated
-#: 41 seconds ago", "a minute ago").
+#: countdown run into the next word in a web page's text: "0:28Runs"), whole ISO 8601 timestamps
+#: (Airflow's navbar clock carries one in its ``datetime`` attribute, whose hour and date change
+#: between two resets either side of the hour), the hours on a timeline ("11AM", "12PM":
+#: Dagster's overview slides them along as time passes), and times relative to now, which web UIs
+#: show for when something last happened (Dagster's code locations "Updated 41 seconds ago", "a
+#: minute ago").
 _CLOCKS = re.compile(
-    r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?(?!\d)"
+    r"\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?[AaPp][Mm])?(?!\d)"
     r"|\b\d{1,2}\s?[AaPp][Mm]\b"
     r"|\b\d{4}-\d{2}-\d{2}\b"
     r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
