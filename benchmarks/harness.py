@@ -112,9 +112,9 @@ class Bench:
     @contextmanager
     def desktop(self, task_file: Path, provider: Any) -> Iterator[Any]:
         """The task's environment after its setup and first settled observation."""
-        from pytest_spider2v.run.context import TaskContext
         from pytest_spider2v.run.episode import first_observation
         from pytest_spider2v.run.setup_steps import run_steps
+        from pytest_spider2v.run.task_context import TaskContext
         from pytest_spider2v.tasks.loading import load_tasks
 
         task = load_tasks(task_file)[0]

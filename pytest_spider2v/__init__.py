@@ -29,8 +29,8 @@ from pytest_spider2v.run.agent import (
     Turn,
     done_with_answer,
 )
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.formats import TaskFormat
 from pytest_spider2v.tasks.loading import validated_spec
 from pytest_spider2v.tasks.model import Task, TaskFormatError, TaskSpec

@@ -11,7 +11,7 @@ from typing import Any
 
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.agent import answer_of
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 
 @getters.register("final_answer")

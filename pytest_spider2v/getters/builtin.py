@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pytest_spider2v.registry import getters
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import (
     SCRIPT_TIMEOUT,
     copyfile_from_host_to_guest,

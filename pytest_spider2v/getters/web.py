@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.getters.builtin import local_cache_path, vm_script_output
 from pytest_spider2v.registry import getters
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

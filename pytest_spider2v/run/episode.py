@@ -18,10 +18,10 @@ from typing import TypeVar, cast
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.run.actions import ActionError, computer13_to_code
 from pytest_spider2v.run.agent import Action, Agent, ExecutionInfo, Observation, action_kind, answer_of
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.results import Step, StepTimings
 from pytest_spider2v.run.settings import EpisodeSettings
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.threads import leave_signals_to_main_thread
 
 log = logging.getLogger(__name__)

@@ -22,9 +22,9 @@ from typing import Any
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import Scored, Unavailable, getters, metrics
 from pytest_spider2v.run.agent import action_kind
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.results import MetricResult
 from pytest_spider2v.run.setup_steps import run_steps
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec
 
 

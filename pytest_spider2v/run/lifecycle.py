@@ -32,13 +32,13 @@ from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import Agent
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.episode import first_observation, run_episode
 from pytest_spider2v.run.evaluation import Evaluation, evaluate
 from pytest_spider2v.run.recording import recording
 from pytest_spider2v.run.records import TaskRecord, recorded_outcome
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.availability import unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 

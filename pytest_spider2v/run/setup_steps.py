@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import Unavailable, setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import StepSpec
 
 

@@ -21,7 +21,7 @@ from typing import Any
 
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 logger = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser

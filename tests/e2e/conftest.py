@@ -15,7 +15,7 @@ import pytest_spider2v.environments.provider  # noqa: F401  (registers the built
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.provider import Provider, owner_token
 from pytest_spider2v.registry import providers
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.environments import environment_of
 

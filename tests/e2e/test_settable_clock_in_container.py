@@ -11,7 +11,7 @@ import pytest
 import pytest_spider2v.getters.builtin  # noqa: F401  (registers vm_script_output)
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 pytestmark = pytest.mark.e2e
 

@@ -23,7 +23,7 @@ import pytest_spider2v.steps.builtin as steps
 import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_browser)
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters, setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import Task, TaskSpec
 from tests.support.shared import require, sample, shared
 from tests.support.waiting import wait_until

@@ -19,8 +19,8 @@ from typing import Any
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
 from pytest_spider2v.environments.provider import Provider
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import PROJECT_FILE, SOLUTION_FILE, VERBOSE_FILE, Task, TaskSpec
 
 Command = str | list[str]

@@ -19,7 +19,7 @@ import logging
 from typing import Any
 
 from pytest_spider2v.registry import getters
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 
 logger = logging.getLogger(__name__)
 

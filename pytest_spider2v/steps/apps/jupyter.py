@@ -29,7 +29,7 @@ from urllib.parse import quote
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, after_launch
 from pytest_spider2v.steps.chrome import browser_command, open_tabs, wait_for_devtools
 

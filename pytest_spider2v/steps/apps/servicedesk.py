@@ -14,7 +14,7 @@ from urllib.parse import urljoin, urlsplit
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.chrome import wait_for_devtools
 
 logger = logging.getLogger(__name__)

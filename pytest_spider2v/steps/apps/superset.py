@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.chrome import GOTO_TIMEOUT_MS, wait_for_devtools
 
 if TYPE_CHECKING:

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.registry import getters, metrics
-from pytest_spider2v.run.context import TaskContext
 from pytest_spider2v.run.evaluation import evaluate
 from pytest_spider2v.run.results import MetricResult
+from pytest_spider2v.run.task_context import TaskContext
 from tests.support.factories import make_context, make_task, task_document
 
 calls: list[tuple[Any, ...]] = []

@@ -19,7 +19,7 @@ import pytest_spider2v.steps.declared
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import with_time_suffix
 from pytest_spider2v.registry import check_parameters, getters, setup_steps
-from pytest_spider2v.run.context import TaskContext
+from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
 from pytest_spider2v.steps.chrome import browser_command, is_offline_url
 from tests.support.factories import Command, FakeEnvironment, make_context, make_task
