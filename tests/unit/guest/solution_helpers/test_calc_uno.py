@@ -10,7 +10,6 @@ variable, the wrong workbook) and for carrying nothing from the expected files.
 from __future__ import annotations
 
 import ast
-import builtins
 import json
 import sys
 import types
@@ -23,6 +22,7 @@ from pytest_spider2v.agents.oracle import solution_cells
 from pytest_spider2v.agents.solution_helpers import helper_sources
 from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
 from pytest_spider2v.environments.locations import SPIDER2V_SOLUTIONS_DIR
+from tests.support.cells import unbound_names
 from tests.support.shared import require, sample, task_files
 
 SOLUTIONS = sorted((SPIDER2V_SOLUTIONS_DIR / "excel").glob("*.py"))
@@ -109,7 +109,7 @@ class TestExcelSolution:
             imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "calc_uno"
                         for a in n.names}
             assert imported <= defined, f"cell {cell.title!r}: calc_uno has no {sorted(imported - defined)}"
-            assert not _unbound(tree), f"cell {cell.title!r} uses names it never binds: {sorted(_unbound(tree))}"
+            assert not unbound_names(tree), f"cell {cell.title!r} uses names it never binds: {sorted(unbound_names(tree))}"
 
     def test_it_works_on_the_workbook_the_task_opens_and_saves_it(self, path: Path) -> None:
         task = json.loads(require(sample("excel", path.stem, f"{path.stem}.json")).read_text(encoding="utf-8"))
@@ -125,15 +125,3 @@ class TestExcelSolution:
         text = path.read_text(encoding="utf-8").lower()
         assert "_gt" not in text and "gold" not in text and "/home/" not in text
 
-
-def _unbound(tree: ast.Module) -> set[str]:
-    """Names a cell reads but never binds (each cell runs in a fresh interpreter)."""
-    bound = set(dir(builtins))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            bound.add(node.id)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            bound.update((a.asname or a.name).split(".")[0] for a in node.names)
-        elif isinstance(node, (ast.FunctionDef, ast.arg)):
-            bound.add(node.name if isinstance(node, ast.FunctionDef) else node.arg)
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
