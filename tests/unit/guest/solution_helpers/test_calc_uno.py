@@ -109,7 +109,8 @@ class TestExcelSolution:
             imported = {a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module == "calc_uno"
                         for a in n.names}
             assert imported <= defined, f"cell {cell.title!r}: calc_uno has no {sorted(imported - defined)}"
-            assert not unbound_names(tree), f"cell {cell.title!r} uses names it never binds: {sorted(unbound_names(tree))}"
+            unbound = unbound_names(tree)
+            assert not unbound, f"cell {cell.title!r} uses names it never binds: {sorted(unbound)}"
 
     def test_it_works_on_the_workbook_the_task_opens_and_saves_it(self, path: Path) -> None:
         task = json.loads(require(sample("excel", path.stem, f"{path.stem}.json")).read_text(encoding="utf-8"))
