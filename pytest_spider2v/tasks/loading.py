@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from pytest_spider2v.environments.locations import SPIDER2V_SOLUTIONS_DIR
-from pytest_spider2v.registry import Registry, check_parameters, getters, metrics, setup_steps
+from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.tasks.formats import task_format
 from pytest_spider2v.tasks.layouts import is_layout_file, spider2v_root
 from pytest_spider2v.tasks.model import (
@@ -23,9 +23,9 @@ from pytest_spider2v.tasks.model import (
     VERBOSE_FILE,
     VERBOSE_FOOTER,
     VERBOSE_HEADER,
+    StepSpec,
     Task,
     TaskFormatError,
-    StepSpec,
     TaskSpec,
 )
 

@@ -42,13 +42,18 @@ class Facts:
     """What one file (or archive) says; locations are relative to the file."""
 
     needs: list[Need] = field(default_factory=list)
-    modules: set[str] = field(default_factory=set)  #: Python modules the file (archive) defines
+    #: Python modules the file (archive) defines, or writes (``cat > jobs.py``, ``open("jobs.py", "w")``)
+    modules: set[str] = field(default_factory=set)
     created_envs: set[str] = field(default_factory=set)  #: conda environments it creates
     #: requirements files: (file name, built into an image by a Dockerfile beside it, their needs)
     requirements: list[tuple[str, bool, list[Need]]] = field(default_factory=list)
     installs_from: set[str] = field(default_factory=set)  #: file names given to ``pip install -r``
     #: (archive member or "", text) of each code file read: where a task may name a DAG
     mentions: list[tuple[str, str]] = field(default_factory=list)
+    #: what notebooks' code cells need: needs only when the task runs its notebooks
+    notebook_needs: list[Need] = field(default_factory=list)
+    #: whether the code executes notebooks itself (``jupyter nbconvert --execute``, papermill, ...)
+    executes_notebooks: bool = False
 
 
 #: A URL: its scheme and its authority (``user@host:port``).

@@ -1,6 +1,7 @@
 """What one host file needs: the file, or each member of a zip archive, read by its kind.
 
-Python files, notebooks, shell scripts and requirements files go to their readers; anything else
+Python files, notebooks, shell scripts and requirements files go to their readers (what a
+notebook's cells need is kept apart: it is a need only if the task runs the notebook); anything else
 (data, YAML settings and compose files, whose configuration runs through a program that is the
 need) is not read, nor are a project's tests, caches and hidden folders. A file's analysis is
 cached while the file is unchanged, since the same scripts are named by many tasks.
@@ -100,8 +101,13 @@ def _content(name: str, data: bytes, member: str, facts: Facts, built: bool = Fa
     found.needs = [replace(n, origin=member) if n.dags else n for n in found.needs]
     if kind == "requirements":
         facts.requirements.append((name, built, found.needs))
+    elif kind == "notebook":  # a notebook's code runs only if the task runs it
+        facts.notebook_needs += found.needs
+        facts.mentions.append((member, text))
     else:
         facts.needs += found.needs
         facts.mentions.append((member, text))
+    facts.modules |= found.modules
     facts.created_envs |= found.created_envs
     facts.installs_from |= found.installs_from
+    facts.executes_notebooks |= found.executes_notebooks

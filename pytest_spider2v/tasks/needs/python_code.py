@@ -1,5 +1,6 @@
 """Reading Python source for what it needs: the packages it imports, the hosts its string
-literals name and the library calls that download data.
+literals name and the library calls that download data; and what it makes: the modules it
+writes, whether it executes notebooks.
 
 The source is parsed (:mod:`ast`), so comments and docstrings are not needs, imports guarded by
 ``except ImportError`` or ``if TYPE_CHECKING:`` are optional, and a host in an Airflow DAG's task
@@ -13,9 +14,12 @@ import ast
 import fnmatch
 import re
 import warnings
+from pathlib import PurePosixPath
 
 from pytest_spider2v.tasks.needs.facts import Facts, Need, hosts
 
+#: Packages whose import means the code executes notebooks.
+NOTEBOOK_EXECUTORS = frozenset({"papermill", "nbclient"})
 #: An import statement, for code that does not parse (see :func:`_python_fallback`).
 IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w., ]+))", re.MULTILINE)
 
@@ -68,6 +72,10 @@ def read_python(source: str, first_line: int, facts: Facts, where: str = "line",
                 facts.needs.append(Need("package", "", line, node.module))
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 facts.needs += [Need("host", host, line, dags=runs_with) for host in hosts(node.value)]
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and _executes_notebooks(node):
+            facts.executes_notebooks = True
+        if isinstance(node, ast.Call) and (module := _written_module(node)):
+            facts.modules.add(module)
         elif isinstance(node, ast.Call) and (called := _qualified(node.func, aliases)):
             host = next((h for pattern, h in DATA_DOWNLOADS.items() if fnmatch.fnmatchcase(called, pattern)), None)
             if host:
@@ -172,6 +180,29 @@ def _qualified(func: ast.expr, aliases: dict[str, str]) -> str | None:
     if not isinstance(func, ast.Name) or func.id not in aliases:
         return None
     return ".".join([aliases[func.id], *reversed(parts)])
+
+
+def _executes_notebooks(node: ast.Import | ast.ImportFrom) -> bool:
+    """Imports of what executes notebooks: papermill, nbclient, nbconvert's ExecutePreprocessor."""
+    if isinstance(node, ast.Import):
+        return any(a.name.split(".")[0] in NOTEBOOK_EXECUTORS for a in node.names)
+    module = node.module or ""
+    return module.split(".")[0] in NOTEBOOK_EXECUTORS or (
+        module.startswith("nbconvert") and any(a.name == "ExecutePreprocessor" for a in node.names))
+
+
+def _written_module(call: ast.Call) -> str | None:
+    """The module a call writes: ``open("jobs.py", "w")``, ``Path("jobs.py").write_text(...)``."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id == "open" and call.args:
+        mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+        path, how = _literal(call.args[0]), _literal(mode)
+        return PurePosixPath(path).stem if path and path.endswith(".py") and how and set(how) & set("wax") else None
+    if isinstance(func, ast.Attribute) and func.attr in ("write_text", "write_bytes") and \
+            isinstance(func.value, ast.Call) and func.value.args:
+        path = _literal(func.value.args[-1])
+        return PurePosixPath(path).stem if path and path.endswith(".py") else None
+    return None
 
 
 def _names_type_checking(test: ast.expr) -> bool:

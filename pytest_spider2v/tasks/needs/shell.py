@@ -4,8 +4,8 @@ activates, the packages pip installs and the hosts it reaches.
 Scripts (``init.sh``, ``eval.sh``), steps' ``command`` parameters and notebooks' ``!`` lines are
 all shell. Each simple command is read behind keywords, assignments and wrappers (``sudo``,
 ``env``, ...); text that is only printed or matched (``echo``, ``grep``) is not a call, a
-``conda create`` makes the environment it names, and Python handed to ``python -c`` or through a
-here-document is read as Python.
+``conda create`` makes the environment it names, a ``.py`` file a command writes is a module of
+the task's own, and Python handed to ``python -c`` or through a here-document is read as Python.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ WRAPPERS: dict[str, frozenset[str]] = {
 #: Commands whose arguments are text to print or match, not addresses to reach.
 TEXT_COMMANDS = frozenset("echo printf grep egrep fgrep sed awk test [ [[ jq cut tr".split())
 SHELLS = frozenset("bash sh dash zsh".split())
+#: Commands that write the files their arguments name: all of them, or the last (the destination).
+WRITES_ALL = frozenset("touch tee".split())
+WRITES_LAST = frozenset("cp mv install ln".split())
 PROGRAM_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+-]*$")
 #: A program's subcommand words (``astro dev start``, ``conda env create``): how many are kept,
 #: and what they look like (not an option, a path or a file name).
@@ -153,6 +156,9 @@ def _command(words: list[Word], redirects: list[tuple[str, Word]], functions: se
         read_pip_arguments(args, line, facts)
     if program in ("conda", "mamba", "micromamba") or (program in ("source", ".") and args[:1] == ["activate"]):
         _conda(program, args, words, functions, facts, where)
+    _written_modules(program, args, redirects, facts)
+    if _executes_notebooks(program, args):
+        facts.executes_notebooks = True
     heredoc = next((t for op, t in redirects if op in ("<<", "<<-") and t.heredoc is not None), None)
     if heredoc is not None:
         _heredoc(program, redirects, heredoc, facts, where)
@@ -164,6 +170,29 @@ def _command(words: list[Word], redirects: list[tuple[str, Word]], functions: se
     sub = " ".join(takewhile(SUBCOMMAND.fullmatch, args[:SUBCOMMAND_WORDS]))
     call = " ".join([program, *args])
     facts.needs.append(Need("program", program, line, sub, call if len(call) <= 120 else call[:117] + "..."))
+
+
+def _written_modules(program: str, args: list[str], redirects: list[tuple[str, Word]], facts: Facts) -> None:
+    """Python modules the command writes (``cat > jobs.py``, ``touch jobs.py``, ``cp x jobs.py``):
+    the task's own code, so importing them is no need."""
+    written = [t.text for op, t in redirects if op in (">", ">>", ">|")]
+    operands = [a for a in args if not a.startswith("-")]
+    if program in WRITES_ALL:
+        written += operands
+    elif program in WRITES_LAST and len(operands) > 1:
+        written.append(operands[-1])
+    facts.modules.update(PurePosixPath(w).stem for w in written if w.endswith(".py"))
+
+
+def _executes_notebooks(program: str, args: list[str]) -> bool:
+    """``jupyter nbconvert --execute``, ``jupyter execute``, papermill, runipy, ``ipython x.ipynb``."""
+    if program in ("papermill", "runipy", "jupyter-execute"):
+        return True
+    if program == "jupyter-nbconvert" or (program == "jupyter" and args[:1] == ["nbconvert"]):
+        return "--execute" in args
+    if program == "jupyter":
+        return args[:1] == ["execute"]
+    return program == "ipython" and any(a.endswith(".ipynb") for a in args)
 
 
 def _unwrap(words: list[Word]) -> list[Word]:
@@ -202,6 +231,8 @@ def _python_command(args: list[str], line: int, redirects: list[tuple[str, Word]
             if module == "pip":
                 read_pip_arguments(args[i + 2:], f"{where} {line}", facts)
             else:
+                if module in ("papermill", "nbclient") or (module == "nbconvert" and "--execute" in args):
+                    facts.executes_notebooks = True
                 facts.needs.append(Need("package", "", f"{where} {line}", module))
             return
 

@@ -3,9 +3,10 @@
 A task's steps and getters name host files (``src``, ``path``, ...), which are read
 (:func:`~pytest_spider2v.tasks.needs.files.analyse_file`) or are a need themselves when the
 checkout lacks them, and guest commands (``command``), which are read as shell. What the files
-say is then put together: an import is a need unless the task ships the module itself, a conda
-environment unless the task creates it, a requirements file's packages only when something
-installs it, and a host in a DAG's task code only when the task names that DAG.
+say is then put together: an import is a need unless the task ships the module itself (or its
+instruction or scripts have it written), a conda environment unless the task creates it, a
+requirements file's packages only when something installs it, a notebook's cells only when the
+task runs them, and a host in a DAG's task code only when the task names that DAG.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from pytest_spider2v.environments.snapshots import Manifest
 from pytest_spider2v.tasks.needs.facts import Facts, Need
 from pytest_spider2v.tasks.needs.files import analyse_file
+from pytest_spider2v.tasks.needs.instruction import asks_to_run_code, modules_named
 from pytest_spider2v.tasks.needs.shell import read_shell, shell_quote
 
 if TYPE_CHECKING:
@@ -38,7 +40,9 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
     """
     needs: list[Need] = []
     mentions: list[tuple[str, str]] = [("", task.instruction)]  # (file, text) where the task names DAGs
-    local: set[str] = set()
+    local: set[str] = modules_named(task.instruction)
+    notebook_needs: list[Need] = []
+    executes_notebooks = False
     created_envs: set[str] = set()
     installs_from: set[str] = set()
     requirements: list[tuple[str, bool, list[Need]]] = []
@@ -54,10 +58,12 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             facts = analyse_file(path)
             label = _label(path, task)
             needs += [_located(n, label) for n in facts.needs]
+            notebook_needs += [_located(n, label) for n in facts.notebook_needs]
             mentions += [(_origin(label, member), text) for member, text in facts.mentions]
             local |= facts.modules
             created_envs |= facts.created_envs
             installs_from |= facts.installs_from
+            executes_notebooks |= facts.executes_notebooks
             requirements += [(name, built, [_located(n, label) for n in found])
                              for name, built, found in facts.requirements]
         dest = params.get("dest")
@@ -70,7 +76,13 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             read_shell(text, 1, facts)
             needs += [_located(n, f"{where}.command") for n in facts.needs]
             mentions.append(("", text))
+            local |= facts.modules
             installs_from |= facts.installs_from
+            executes_notebooks |= facts.executes_notebooks
+    # A notebook's cells are a need when they run: the task's code executes notebooks, or the
+    # instruction asks for running code (not when the task only opens, clears or copies one).
+    if executes_notebooks or asks_to_run_code(task.instruction):
+        needs += notebook_needs
     # A requirements file is a need when something installs it: a Dockerfile beside it (as an
     # Astro project's image build does) or a `pip install -r` of the task's.
     needs += [n for name, built, found in requirements if built or name in installs_from for n in found]

@@ -139,15 +139,56 @@ NOTEBOOK = {
 }
 
 
+RUN_ALL = "Complete the notebook, then run all the cells and save it."
+
+
 def test_notebook_imports_and_installs_are_needs(tmp_path: Path) -> None:
     envs = environments(tmp_path)
-    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)})
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)}, instruction=RUN_ALL)
     assert reasons(task, envs) == [
         "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'",
         "installs Python package 'seaborn' (notebook.ipynb cell 3 line 1), not in image 'jupyter'",
         "downloads from example.org (notebook.ipynb cell 4 line 2; no internet here)",
     ]
     assert [u.summary for u in needs.unmet_needs(task, envs)][0] == "imports sklearn (scikit-learn), not in image 'jupyter'"
+
+
+@pytest.mark.parametrize("instruction", [
+    "Open the notebook notebook.ipynb in JupyterLab, served at port 1036.",
+    "This notebook has been run; clear all its outputs.",
+    "Copy the code of code.py into a new notebook; you don't need to run it.",
+])
+def test_a_notebook_the_task_only_opens_needs_nothing(tmp_path: Path, instruction: str) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)},
+                         instruction=instruction)
+    assert reasons(task, envs) == []
+
+
+@pytest.mark.parametrize("instruction", [
+    "Determine the total number of games and record it in games.csv.",
+    "Please get the code in the opened notebook running smoothly.",
+    "This notebook has been run; run it again after fixing the import.",
+])
+def test_a_notebook_whose_code_the_task_asks_for_needs_its_imports(tmp_path: Path, instruction: str) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)},
+                         instruction=instruction)
+    assert reasons(task, envs)[0] == "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'"
+
+
+@pytest.mark.parametrize("command", [
+    "jupyter nbconvert --to notebook --execute --inplace /home/user/notebook.ipynb",
+    "papermill notebook.ipynb out.ipynb",
+    "python -c 'import nbformat; from nbconvert.preprocessors import ExecutePreprocessor'",
+])
+def test_a_notebook_the_tasks_code_executes_needs_its_imports(tmp_path: Path, command: str) -> None:
+    """Whatever the instruction says, a notebook that a step or the evaluation executes runs."""
+    envs = environments(tmp_path)
+    config = [{"type": "execute", "parameters": {"command": command}}]
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)}, config=config,
+                         instruction="Open the notebook in JupyterLab.")
+    assert "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'" in reasons(task, envs)
 
 
 DATASET_NOTEBOOK = {
@@ -167,7 +208,8 @@ def test_library_calls_that_download_their_data_are_internet_needs(tmp_path: Pat
                                          "jupyter": {"programs": ["jupyter"], "conda_envs": ["jupyter"],
                                                      "packages": ["scikit-learn", "seaborn"]}}}
     envs = environments(tmp_path, provides)
-    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(DATASET_NOTEBOOK)})
+    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(DATASET_NOTEBOOK)},
+                         instruction=RUN_ALL)
     assert reasons(task, envs) == [
         "downloads from ndownloader.figshare.com (notebook.ipynb cell 2 line 1, "
         "sklearn.datasets.fetch_california_housing(); no internet here)",
@@ -369,6 +411,51 @@ def test_code_that_does_not_parse_is_read_line_by_line(tmp_path: Path) -> None:
     found = needs_of(tmp_path, "legacy.py", 'print "hi"\nimport urllib2\n# http://old.example.com\nu = "http://new.example.com/x"\n')
     assert ("package", "urllib2", "line 2") in found
     assert [n for k, n, _ in found if k == "host"] == ["new.example.com"]
+
+
+EVAL_IMPORTING_THE_JOB = "import sys\nfrom jobs import hacker_news_job\nfrom etl_utils import clean\n"
+
+
+@pytest.mark.parametrize(("instruction", "missing"), [
+    ("Create the file jobs.py in the project folder, defining hacker_news_job; etl_utils is already there.",
+     ["imports etl_utils in eval.py line 3, not in image 'dagster'"]),
+    ("Define hacker_news_job in `hacker_news/jobs.py`, and write the module named 'etl_utils'.", []),
+])
+def test_modules_the_instruction_asks_for_are_the_tasks_own(tmp_path: Path, instruction: str,
+                                                             missing: list[str]) -> None:
+    """The evaluation imports the job module the agent is asked to write: no package to install
+    (a bare name in prose, not written as a file or module, stays a need)."""
+    envs = environments(tmp_path)
+    evaluator = {"func": "check_include_exclude", "postconfig": [],
+                 "result": {"type": "vm_script_output", "src": "evaluation_examples/examples/dagster/dagster-task/eval.py",
+                            "dest": "/home/user/eval.py"},
+                 "expected": {"type": "rule", "rules": {"include": ["succeed"]}}}
+    task = spider2v_task(tmp_path, "dagster", "dagster", {"eval.py": EVAL_IMPORTING_THE_JOB}, evaluator=evaluator,
+                         instruction=instruction)
+    assert [r for r in reasons(task, envs) if r.startswith("imports")] == missing
+
+
+def test_a_module_nothing_writes_stays_a_need(tmp_path: Path) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "dagster", "dagster", {"eval.py": EVAL_IMPORTING_THE_JOB},
+                         instruction="Add a schedule to hacker_news_job that runs it every hour.")
+    assert [r for r in reasons(task, envs) if r.startswith("imports")] == [
+        "imports jobs in eval.py line 2, not in image 'dagster'",
+        "imports etl_utils in eval.py line 3, not in image 'dagster'",
+    ]
+
+
+@pytest.mark.parametrize("script", [
+    "cat > /home/user/project/jobs.py <<'EOF'\nx = 1\nEOF\npython eval.py\n",
+    "touch jobs.py && python eval.py",
+    "cp /tmp/solution_job.txt /home/user/jobs.py\npython eval.py\n",
+    "python -c \"open('jobs.py', 'w').write('x = 1')\"\npython eval.py\n",
+])
+def test_modules_the_tasks_scripts_write_are_the_tasks_own(tmp_path: Path, script: str) -> None:
+    envs = environments(tmp_path)
+    task = spider2v_task(tmp_path, "dagster", "dagster",
+                         {"eval.py": "from jobs import x\n", "init.sh": script})
+    assert [r for r in reasons(task, envs) if r.startswith("imports")] == []
 
 
 def test_stdlib_and_shipped_modules_are_not_needs(tmp_path: Path) -> None:
