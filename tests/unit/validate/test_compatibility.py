@@ -145,6 +145,35 @@ def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> No
     assert "verified" not in text
 
 
+def test_tasks_of_the_needs_patterns_are_counted_as_they_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The patterns the needs analysis once got wrong, in the project's images: an evaluation
+    importing the module the instruction has the agent write, a notebook the task only opens;
+    beside them their negatives, a module nothing writes and a notebook the task runs."""
+    notebook = json.dumps({"cells": [{"cell_type": "code", "source": "import zz_not_installed_anywhere\n"}]})
+    cases = {
+        ("dagster", "writes-its-job"): ("Create hacker_news/jobs.py defining hacker_news_job.", "eval.py",
+                                        "from hacker_news.jobs import hacker_news_job\n"),
+        ("dagster", "module-missing"): ("Add an hourly schedule to hacker_news_job.", "eval.py",
+                                        "from zz_not_installed_anywhere import hacker_news_job\n"),
+        ("jupyter", "only-opens"): ("Open analysis.ipynb in JupyterLab at port 1036.", "analysis.ipynb", notebook),
+        ("jupyter", "runs-it"): ("Run all cells of analysis.ipynb and save it.", "analysis.ipynb", notebook),
+    }
+    for (app, task_id), (instruction, name, text) in cases.items():
+        folder = tmp_path / "evaluation_examples" / "examples" / app / task_id
+        folder.mkdir(parents=True)
+        (folder / name).write_text(text)
+        step = {"type": "copyfile_from_host_to_guest",
+                "parameters": {"src": f"evaluation_examples/examples/{app}/{task_id}/{name}", "dest": f"/home/user/{name}"}}
+        write_checkout_task(tmp_path, task_document(id=task_id, snapshot=app, instruction=instruction,
+                                                    related_apps=[app], config=[step]))
+    report = compatibility.build_report(tmp_path, settings_dir=None)
+    assert {app: (r.collected, r.runnable) for app, r in report.apps.items()} == {"dagster": (2, 1), "jupyter": (2, 1)}
+    assert set(report.apps["dagster"].details) == {"dagster/module-missing"}
+    assert set(report.apps["jupyter"].details) == {"jupyter/runs-it"}
+    compat.main([str(tmp_path)])
+    assert "runnable here: 2;" in capsys.readouterr().out
+
+
 def fake_pytest(outcomes: dict[str, tuple[str, str, bool]], seen: list[list[str]]) -> Any:
     """A stand-in for the pytest subprocess: writes each task's record as a noop run would."""
 
