@@ -145,7 +145,8 @@ def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> No
     assert "verified" not in text
 
 
-def test_tasks_of_the_needs_patterns_are_counted_as_they_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_tasks_of_the_needs_patterns_are_counted_as_they_run(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """The patterns the needs analysis once got wrong, in the project's images: an evaluation
     importing the module the instruction has the agent write, a notebook the task only opens;
     beside them their negatives, a module nothing writes and a notebook the task runs."""
@@ -163,7 +164,8 @@ def test_tasks_of_the_needs_patterns_are_counted_as_they_run(tmp_path: Path, cap
         folder.mkdir(parents=True)
         (folder / name).write_text(text)
         step = {"type": "copyfile_from_host_to_guest",
-                "parameters": {"src": f"evaluation_examples/examples/{app}/{task_id}/{name}", "dest": f"/home/user/{name}"}}
+                "parameters": {"src": f"evaluation_examples/examples/{app}/{task_id}/{name}",
+                               "dest": f"/home/user/{name}"}}
         write_checkout_task(tmp_path, task_document(id=task_id, snapshot=app, instruction=instruction,
                                                     related_apps=[app], config=[step]))
     report = compatibility.build_report(tmp_path, settings_dir=None)

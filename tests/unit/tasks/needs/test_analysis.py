@@ -140,13 +140,14 @@ NOTEBOOK = {
 
 
 RUN_ALL = "Complete the notebook, then run all the cells and save it."
+SKLEARN_IN_CELL_2 = "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'"
 
 
 def test_notebook_imports_and_installs_are_needs(tmp_path: Path) -> None:
     envs = environments(tmp_path)
     task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)}, instruction=RUN_ALL)
     assert reasons(task, envs) == [
-        "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'",
+        SKLEARN_IN_CELL_2,
         "installs Python package 'seaborn' (notebook.ipynb cell 3 line 1), not in image 'jupyter'",
         "downloads from example.org (notebook.ipynb cell 4 line 2; no internet here)",
     ]
@@ -174,7 +175,7 @@ def test_a_notebook_whose_code_the_task_asks_for_needs_its_imports(tmp_path: Pat
     envs = environments(tmp_path)
     task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)},
                          instruction=instruction)
-    assert reasons(task, envs)[0] == "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'"
+    assert reasons(task, envs)[0] == SKLEARN_IN_CELL_2
 
 
 @pytest.mark.parametrize("command", [
@@ -188,7 +189,7 @@ def test_a_notebook_the_tasks_code_executes_needs_its_imports(tmp_path: Path, co
     config = [{"type": "execute", "parameters": {"command": command}}]
     task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)}, config=config,
                          instruction="Open the notebook in JupyterLab.")
-    assert "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'" in reasons(task, envs)
+    assert SKLEARN_IN_CELL_2 in reasons(task, envs)
 
 
 DATASET_NOTEBOOK = {
@@ -427,8 +428,8 @@ def test_modules_the_instruction_asks_for_are_the_tasks_own(tmp_path: Path, inst
     (a bare name in prose, not written as a file or module, stays a need)."""
     envs = environments(tmp_path)
     evaluator = {"func": "check_include_exclude", "postconfig": [],
-                 "result": {"type": "vm_script_output", "src": "evaluation_examples/examples/dagster/dagster-task/eval.py",
-                            "dest": "/home/user/eval.py"},
+                 "result": {"type": "vm_script_output", "dest": "/home/user/eval.py",
+                            "src": "evaluation_examples/examples/dagster/dagster-task/eval.py"},
                  "expected": {"type": "rule", "rules": {"include": ["succeed"]}}}
     task = spider2v_task(tmp_path, "dagster", "dagster", {"eval.py": EVAL_IMPORTING_THE_JOB}, evaluator=evaluator,
                          instruction=instruction)
