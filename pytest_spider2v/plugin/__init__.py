@@ -52,4 +52,6 @@ def _fixed_markers() -> list[tuple[str, str]]:
     words += [(v, "instruction variant") for v in VARIANTS]
     words += [(d, "difficulty: the task's own level, else from action_number (<=5, 6-15, >15)") for d in DIFFICULTIES]
     words.append(("account", "task needs a cloud account"))
+    words.append(("errata", "task on the errata list: a known defect, run as published and flagged "
+                            "(pytest_spider2v/tasks/errata.yaml)"))
     return words

@@ -1,6 +1,7 @@
 """The run at a glance, at the top of the HTML report: the summary the terminal prints (the
 paper's tables: success rate overall and by app, category, difficulty, interface and variant,
-with tokens, cost and wall time per group), each grouping beside a bar chart of its success
+with the denominators behind it (collected, runnable, scored, errors, skipped, on the errata
+list, the rate without those) and tokens, cost and wall time per group), each grouping beside a bar chart of its success
 rates; the closed-form accuracies of a run with DABench questions; and, for a replay, the tasks
 whose outcome changed.
 
@@ -57,17 +58,21 @@ def _headline(summary: RunSummary) -> str:
         facts.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
     errors, skipped = len(summary.errors), len(summary.skipped)
     apart = f" ({errors} errors and {skipped} skipped, not counted as 0)" if errors or skipped else ""
+    without = (f"; <b>{_rate(overall.success_rate_without_errata)}</b> without the {overall.flagged} tasks on the "
+               "errata list" if overall.flagged else "")
     return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.scored} scored '
-            f"tasks of {overall.total}{apart} &middot; {escape(' · '.join(facts))}</p>")
+            f"tasks of {overall.total}{apart}{without} &middot; {escape(' · '.join(facts))}</p>")
 
 
 def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str:
-    head = [title, "tasks", "scored", "success", "passed", "errors", "skipped", *spent, "wall time"]
+    head = [title, "tasks", "runnable", "scored", "passed", "errors", "skipped", "errata", "success",
+            "success w/o errata", *spent, "wall time"]
     cells = "".join(f'<th{"" if i == 0 else " class=num"}>{escape(h)}</th>' for i, h in enumerate(head))
     rows = []
     for name, f in groups.items():
-        values = [str(f.total), str(f.scored), _rate(f.success_rate), str(f.passed), str(f.errors),
-                  str(f.skipped), *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
+        values = [str(f.total), str(f.runnable), str(f.scored), str(f.passed), str(f.errors), str(f.skipped),
+                  str(f.flagged), _rate(f.success_rate), _rate(f.success_rate_without_errata),
+                  *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
         rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
                     + "</tr>")
     return f'<table class="by-{escape(title)}"><tr>{cells}</tr>{"".join(rows)}</table>'

@@ -4,7 +4,8 @@ Task items carry their record in ``item.stash[RECORD]``. On the worker that ran 
 report carrying its outcome gets the rendered record (``report.extras``) and a
 ``("spider2v", {...})`` user property (a :class:`~.task_summary.TaskSummary` as JSON); both travel
 to the xdist controller with the report, which is where the summary is aggregated, printed and
-written. Nothing here touches an environment.
+written. Plain ``score``, ``app`` and (for a task on the errata list) ``errata`` properties beside
+it are for readers of ``--junitxml``. Nothing here touches an environment.
 """
 
 from __future__ import annotations
@@ -89,11 +90,15 @@ def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
         return
     if not result.detail:
         result = replace(result, detail=_reason(report))
-    prop = (PROPERTY, TaskSummary.of(result).to_json())
+    summary = TaskSummary.of(result)
+    # the summary, for the controller; and what a reader of --junitxml looks for, one value each
+    props = [(PROPERTY, summary.to_json()), ("score", summary.score_text), ("app", summary.app)]
+    if summary.errata:
+        props.append(("errata", summary.errata))
     # item.user_properties is what later reports (teardown, read by --junitxml) are built from
-    item.user_properties.append(prop)
+    item.user_properties.extend(props)
     if report.user_properties is not item.user_properties:
-        report.user_properties.append(prop)
+        report.user_properties.extend(props)
 
 
 def _reason(report: pytest.TestReport) -> str:

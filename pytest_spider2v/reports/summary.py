@@ -30,12 +30,15 @@ ENDED_STATUSES = ("passed", "failed", "error", "skipped")
 class GroupFigures:
     """The figures of a group of tasks (or of the whole run)."""
 
-    total: int
+    total: int  #: collected
     scored: int
     success_rate: float | None  #: the mean score over the scored tasks
     passed: int
     errors: int
-    skipped: int
+    skipped: int  #: could not run here (needs, accounts, an agent that cannot work here)
+    flagged: int  #: on the errata list
+    #: the mean score over the scored tasks that are not on the errata list
+    success_rate_without_errata: float | None
     tokens: int | None
     cost: float | None
     seconds: float | None  #: wall time, summed over the tasks
@@ -43,28 +46,38 @@ class GroupFigures:
     @classmethod
     def of(cls, tasks: list[TaskSummary]) -> GroupFigures:
         scores = [task.score for task in tasks if task.is_scored and task.score is not None]
+        unflagged = [task.score for task in tasks if task.is_scored and task.score is not None and not task.errata]
         skipped = sum(task.status == "skipped" for task in tasks)
         tokens = [task.tokens for task in tasks if task.tokens is not None]
         return cls(
             total=len(tasks),
             scored=len(scores),
-            success_rate=round(sum(scores) / len(scores), 4) if scores else None,
+            success_rate=_mean(scores),
             passed=sum(task.status == "passed" for task in tasks),
             errors=len(tasks) - len(scores) - skipped,
             skipped=skipped,
+            flagged=sum(bool(task.errata) for task in tasks),
+            success_rate_without_errata=_mean(unflagged),
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
             seconds=_sum([task.seconds for task in tasks], digits=3),
         )
+
+    @property
+    def runnable(self) -> int:
+        """The tasks that could run here: every collected one but the skipped."""
+        return self.total - self.skipped
 
     def spent(self, column: str) -> int | float | None:
         """The group's ``tokens`` or ``cost``."""
         return self.tokens if column == "tokens" else self.cost
 
     def to_json(self) -> JsonObject:
-        return {"total": self.total, "scored": self.scored, "success_rate": self.success_rate, "passed": self.passed,
-                "errors": self.errors, "skipped": self.skipped, "tokens": self.tokens, "cost": self.cost,
-                "seconds": self.seconds}
+        return {"total": self.total, "runnable": self.runnable, "scored": self.scored,
+                "success_rate": self.success_rate, "passed": self.passed, "errors": self.errors,
+                "skipped": self.skipped, "flagged": self.flagged,
+                "success_rate_without_errata": self.success_rate_without_errata, "tokens": self.tokens,
+                "cost": self.cost, "seconds": self.seconds}
 
 
 @dataclass(frozen=True)
@@ -151,6 +164,10 @@ def _replay(replayed: list[TaskSummary]) -> ReplayComparison:
     )
 
 
+def _mean(scores: list[float]) -> float | None:
+    return round(sum(scores) / len(scores), 4) if scores else None
+
+
 def _sum(values: Iterable[float | None], digits: int | None = None) -> float | None:
     """The sum of the numbers among ``values``; None when there are none (nothing was counted)."""
     numbers = [v for v in values if v is not None]
@@ -168,6 +185,10 @@ def format_summary(summary: RunSummary) -> list[str]:
         f"(mean score over {overall.scored} scored tasks; {n_err} errors and {n_skip} skipped "
         "are listed separately, not counted as 0)",
     ]
+    if overall.flagged:
+        unflagged = overall.scored - sum(1 for task in summary.tasks if task.is_scored and task.errata)
+        lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
+                     f"{_rate(overall.success_rate_without_errata)} over {unflagged} scored tasks")
     extra = [f"passed {overall.passed}"]
     if overall.tokens is not None:
         extra.append(f"tokens {overall.tokens:,}")
@@ -183,12 +204,13 @@ def format_summary(summary: RunSummary) -> list[str]:
             continue
         width = max(len(title) + 3, *(len(name) for name in groups))
         lines.append("")
-        lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'scored':>6}  {'success':>7}  {'passed':>6}  {'errors':>6}  "
-                     f"{'skipped':>7}" + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
+        lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'runnable':>8}  {'scored':>6}  {'passed':>6}  "
+                     f"{'errors':>6}  {'skipped':>7}  {'errata':>6}  {'success':>7}  {'w/o errata':>10}"
+                     + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
         for name, f in groups.items():
             lines.append(
-                f"{name:<{width}}  {f.total:>5}  {f.scored:>6}  {_rate(f.success_rate):>7}  "
-                f"{f.passed:>6}  {f.errors:>6}  {f.skipped:>7}"
+                f"{name:<{width}}  {f.total:>5}  {f.runnable:>8}  {f.scored:>6}  {f.passed:>6}  {f.errors:>6}  "
+                f"{f.skipped:>7}  {f.flagged:>6}  {_rate(f.success_rate):>7}  {_rate(f.success_rate_without_errata):>10}"
                 + "".join(f"  {spending(c, f.spent(c)):>10}" for c in spent) + f"  {wall_time(f.seconds):>8}"
             )
     if summary.closed_form is not None:

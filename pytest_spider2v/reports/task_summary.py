@@ -66,6 +66,8 @@ class TaskSummary:
     sub_answers: dict[str, bool] = field(default_factory=dict)
     #: how the replayed run ended the task, for a replay
     recorded: RecordedEnding | None = None
+    #: the task's erratum (its kind and summary) when it is on the errata list, else ""
+    errata: str = ""
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -82,6 +84,7 @@ class TaskSummary:
             facets=dict(result.facets), sub_answers=sub_answer_verdicts(result.evaluation),
             recorded=(RecordedEnding(result.replay_of.run, result.replay_of.status, result.replay_of.score)
                       if result.replay_of else None),
+            errata=next((flag.reason for flag in result.flags if flag.kind == "errata"), ""),
         )
 
     @property
@@ -122,6 +125,8 @@ class TaskSummary:
             data["sub_answers"] = self.sub_answers
         if self.recorded is not None:
             data["recorded"] = self.recorded.to_json()
+        if self.errata:
+            data["errata"] = self.errata
         return data
 
     @classmethod
@@ -136,7 +141,7 @@ class TaskSummary:
             cost=number(data, "cost"), seconds=number(data, "seconds"), detail=text(data, "detail"),
             retried=texts(data, "retried"), facets=obj(data, "facets"),
             sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
-            recorded=RecordedEnding.from_json(recorded) if recorded else None,
+            recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
         )
 
 

@@ -261,6 +261,26 @@ class Attempt:
                    phase_timings(obj(data, "timings")), Video.from_json(video) if video else None)
 
 
+@dataclass(frozen=True)
+class Flag:
+    """What a reader of a task's score should know besides it: the task is on the errata list."""
+
+    kind: str  #: "errata"
+    reason: str  #: for an erratum: its kind and summary
+
+    def to_json(self) -> JsonObject:
+        return {"kind": self.kind, "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> Flag:
+        return cls(text(data, "kind"), text(data, "reason"))
+
+    @classmethod
+    def errata_of(cls, task: Task) -> list[Flag]:
+        erratum = task.erratum
+        return [cls("errata", f"{erratum.kind}: {erratum.summary}")] if erratum is not None else []
+
+
 @dataclass
 class TaskResult:
     """The content of ``result.json``: what the task is, how its run went, how it scored."""
@@ -298,6 +318,7 @@ class TaskResult:
     live_view: LiveView | None = None  #: None when no live view was asked for
     video: Video | None = None  #: None when no video was asked for
     replay_of: RecordedOutcome | None = None  #: the earlier run an agent re-executed (a replay)
+    flags: list[Flag] = field(default_factory=list)  #: what a reader of the score should know
 
     @classmethod
     def of_task(cls, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskResult:
@@ -305,7 +326,8 @@ class TaskResult:
         return cls(task_id=task.id, nodeid=nodeid, task_file=str(task.path), app=task.app,
                    apps=list(task.spec.related_apps), category=task.category, interface=task.interface,
                    difficulty=task.difficulty, variant=task.variant, account=task.account,
-                   instruction=task.instruction, agent=agent, settings=settings, facets=dict(task.facets))
+                   instruction=task.instruction, agent=agent, settings=settings, facets=dict(task.facets),
+                   flags=Flag.errata_of(task))
 
     @property
     def finished(self) -> bool:
@@ -327,6 +349,7 @@ class TaskResult:
             "live_view": self.live_view.to_json() if self.live_view else {},
             "video": self.video.to_json() if self.video else {},
             "replay_of": self.replay_of.to_json() if self.replay_of else {},
+            **({"flags": [f.to_json() for f in self.flags]} if self.flags else {}),
         }
 
     @classmethod
@@ -350,4 +373,5 @@ class TaskResult:
             live_view=LiveView.from_json(live_view) if live_view else None,
             video=Video.from_json(video) if video else None,
             replay_of=RecordedOutcome.from_json(replay_of) if replay_of else None,
+            flags=[Flag.from_json(f) for f in objects(data, "flags")],
         )

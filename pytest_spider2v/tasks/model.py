@@ -27,6 +27,8 @@ from typing import Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from pytest_spider2v.tasks.errata import Erratum, erratum_of
+
 PROJECT_FILE = "task.json"
 VERBOSE_FILE = "verbose_instruction.txt"
 SOLUTION_FILE = "solution.py"
@@ -192,6 +194,11 @@ class Task:
         return "account" in self.spec.tags
 
     @property
+    def erratum(self) -> Erratum | None:
+        """The task's known defect, from the errata list (:mod:`pytest_spider2v.tasks.errata`)."""
+        return erratum_of(self.app, self.id)
+
+    @property
     def difficulty(self) -> str:
         """A difficulty tag when the task has one (a task format's own level), else from
         ``action_number`` as the paper grades its tasks."""
@@ -203,10 +210,12 @@ class Task:
 
     @property
     def markers(self) -> list[str]:
-        """Marker names: each related app, category, interface, variant, account, difficulty."""
+        """Marker names: each related app, category, interface, variant, account, difficulty, errata."""
         names = [*self.spec.related_apps, self.category, self.interface, self.variant, self.difficulty]
         if self.account:
             names.append("account")
+        if self.erratum is not None:
+            names.append("errata")
         names.extend(self.extra_markers)
         return list(dict.fromkeys(names))
 

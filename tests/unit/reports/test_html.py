@@ -156,8 +156,10 @@ def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() ->
     assert by_app["airflow"].errors == 1 and by_app["airflow"].success_rate == 0.5
     assert summary.groups["category"]["data_orchestration"].success_rate == 0.5
     assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.75, passed=1,
-                                                                errors=1, skipped=1, tokens=40, cost=0.04,
-                                                                seconds=40.0)
+                                                                errors=1, skipped=1, flagged=0,
+                                                                success_rate_without_errata=0.75, tokens=40,
+                                                                cost=0.04, seconds=40.0)
+    assert summary.groups["difficulty"]["easy"].runnable == 3
     assert summary.groups["difficulty"]["hard"].success_rate == 0.0
     assert summary.groups["variant"]["verbose"].total == 1
 
@@ -167,8 +169,8 @@ def test_summary_json_keeps_its_layout() -> None:
     error and skip counts, then each grouping, then the tasks."""
     summary = summarize([_props("a", ["dbt"], "x", "easy", "passed", 1.0), _props("d", ["dbt"], "x", "easy", "error", None)])
     written = json.loads(json.dumps(summary.to_json()))
-    assert list(written) == ["total", "scored", "success_rate", "passed", "errors", "skipped", "tokens", "cost",
-                             "seconds", "retried", "by_app", "by_category", "by_difficulty", "by_variant",
+    assert list(written) == ["total", "runnable", "scored", "success_rate", "passed", "errors", "skipped", "flagged",
+                             "success_rate_without_errata", "tokens", "cost", "seconds", "retried", "by_app", "by_category", "by_difficulty", "by_variant",
                              "by_interface", "tasks"]
     assert (written["errors"], written["skipped"], written["by_app"]["dbt"]["errors"]) == (["d"], [], 1)
     assert written["tasks"][0] == {
@@ -186,10 +188,31 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
                                       _props("s2", ["bigquery"], "x", "easy", "skipped", None, detail=skip)]))
     assert lines[0].startswith("4 tasks: success rate 100.0% (mean score over 1 scored tasks")
     assert "not counted as 0" in lines[0]
-    assert any(re.match(r"excel\s+2\s+1\s+100.0%\s+1\s+1\s+0\s+20\s+\$0\.0200\s+20s$", line) for line in lines)
+    # tasks, runnable, scored, passed, errors, skipped, errata, success, w/o errata, tokens, cost, time
+    assert any(re.match(r"excel\s+2\s+2\s+1\s+1\s+1\s+0\s+0\s+100.0%\s+100.0%\s+20\s+\$0\.0200\s+20s$", line)
+               for line in lines)
+    assert any(re.match(r"bigquery\s+2\s+0\s+0\s+0\s+0\s+2\s+0\s+n/a\s+n/a\s", line) for line in lines)
     assert "passed 1, tokens 40, cost $0.0400, wall time 40s (summed over tasks)" in lines
     assert "  bad  -- bad happened" in lines
     assert lines[-2:] == ["skipped (not counted): 2", "     2  needs cloud account settings"]
+
+
+def test_summary_gives_the_rate_with_and_without_the_errata() -> None:
+    """A task on the errata list counts in the success rate as published, and the rate without
+    the flagged tasks stands beside it, overall and per group."""
+    flagged = [{"kind": "errata", "reason": "lax_evaluator: any DAG's graph view passes"}]
+    entries = [task_summary(nodeid="lax", app="airflow", apps=["airflow"], status="passed", score=1.0, flags=flagged),
+               task_summary(nodeid="ok", app="airflow", apps=["airflow"], status="failed", score=0.0),
+               task_summary(nodeid="x", app="excel", apps=["excel"], status="passed", score=1.0)]
+    summary = summarize(entries)
+    assert entries[0].errata == "lax_evaluator: any DAG's graph view passes"
+    assert (summary.overall.flagged, summary.overall.success_rate) == (1, 0.6667)
+    assert summary.overall.success_rate_without_errata == 0.5
+    airflow = summary.groups["app"]["airflow"]
+    assert (airflow.flagged, airflow.success_rate, airflow.success_rate_without_errata) == (1, 0.5, 0.0)
+    lines = format_summary(summary)
+    assert lines[1] == "without the 1 tasks on the errata list: success rate 50.0% over 2 scored tasks"
+    assert TaskSummary.from_json(json.loads(json.dumps(entries[0].to_json()))) == entries[0]
 
 
 def test_summary_lists_tasks_started_over_after_an_environment_fault() -> None:
@@ -260,7 +283,7 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     result.stdout.fnmatch_lines([
         "*spider2v summary*",
         "3 tasks: success rate 100.0% (mean score over 1 scored tasks; 1 errors and 1 skipped*not counted as 0)",
-        "airbyte *3 *1 *100.0% *1 *1 *1 *-",
+        "airbyte *3 *2 *1 *1 *1 *1 *0 *100.0% *100.0% *-",
         "errors (not counted): 1",
         "  test_fake.py::test_broken  -- RuntimeError: environment failed",
         "skipped (not counted): 1",
@@ -279,3 +302,7 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     assert "<i>sync" not in report and "&amp;lt;i&amp;gt;sync" in report  # escaped, then escaped into the page's data
     junit = (pytester.path / "junit.xml").read_text()
     assert junit.count('property name="spider2v"') == 3
+    scores = re.findall(r'<testcase [^>]*name="(\w+)"[^>]*>\s*<properties>.*?<property name="score" value="([^"]*)"',
+                        junit, re.S)
+    assert dict(scores) == {"test_ok": "1.00", "test_broken": "error", "test_cloud": "skipped"}
+    assert junit.count('property name="app" value="airbyte"') == 3
