@@ -21,6 +21,12 @@ class EnvironmentFault(RuntimeError):
     """The environment (container, guest server, desktop) failed: a harness error, not a score."""
 
 
+class BrokenFromInside(EnvironmentFault):
+    """The environment was broken by what ran in it: a limit reached (memory, processes), or the
+    guest server gone while its container runs. During an agent's action that is the agent's
+    doing, scored 0; anywhere else (a setup step, the evaluation) still a fault of the harness."""
+
+
 @dataclass(frozen=True)
 class ExecResult:
     returncode: int

@@ -4,6 +4,8 @@ As in the paper, ``max_steps`` bounds agent *turns*; a turn may carry several ac
 original, the screenshot recorded for a step is the state *after* that action (reference §9.6).
 An environment without a screen (``display: false``) is observed through its actions' output
 alone: no screenshots or trees, and no settle time, since nothing on a screen needs to settle.
+An environment broken from inside between an action and the observation of its effect (a limit
+reached, the guest killed) ends the episode as the agent's failure (:class:`AgentBrokeEnvironment`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TypeVar, cast
 
-from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.base import BrokenFromInside, Environment
 from pytest_spider2v.run.actions import ActionError, computer13_to_code
 from pytest_spider2v.run.agent import Action, Agent, ExecutionInfo, Observation, action_kind, answer_of
 from pytest_spider2v.run.records import TaskRecord
@@ -26,6 +28,17 @@ from pytest_spider2v.threads import leave_signals_to_main_thread
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+
+class AgentBrokeEnvironment(Exception):
+    """An action of the agent broke its environment from inside (a limit reached, the guest server
+    killed): the agent's failure, scored 0 and never retried, since a fresh environment would
+    meet the same action. The step is recorded with the fault as its result."""
+
+    def __init__(self, step: int, fault: BrokenFromInside) -> None:
+        super().__init__(f"step {step}: the agent's action broke its environment: {fault}")
+        self.step = step
+        self.fault = fault
 
 
 @dataclass
@@ -125,16 +138,25 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             index += 1
             kind = action_kind(action)
             started = time.monotonic()
-            if kind == "code":
-                info = execute(ctx.env, action)
-            else:
-                info = ExecutionInfo(status="success", output="", error="", returncode=0)
-            executed = time.monotonic()
-            if kind == "WAIT":
-                time.sleep(settings.sleep_after_action)
-            if ctx.env.display:  # the screen's settle time
-                time.sleep(settings.sleep_after_action)
-            observation, observed = observe(ctx.env, agent.needs_accessibility_tree)
+            try:  # from the action to the observation of its effect, a broken environment is the agent's
+                if kind == "code":
+                    info = execute(ctx.env, action)
+                else:
+                    info = ExecutionInfo(status="success", output="", error="", returncode=0)
+                executed = time.monotonic()
+                if kind == "WAIT":
+                    time.sleep(settings.sleep_after_action)
+                if ctx.env.display:  # the screen's settle time
+                    time.sleep(settings.sleep_after_action)
+                observation, observed = observe(ctx.env, agent.needs_accessibility_tree)
+            except BrokenFromInside as fault:
+                record.step(Step(index, turn_number, turn.response, action, kind,
+                                 ExecutionInfo(status="error", message=str(fault)),
+                                 duration=round(time.monotonic() - started, 4),
+                                 think=round(think, 4) if first_of_turn else 0.0,
+                                 usage=turn.usage if first_of_turn else {},
+                                 prompt=turn.prompt if first_of_turn else [], view=view if first_of_turn else None))
+                raise AgentBrokeEnvironment(index, fault) from fault
             files = record.observation(index, observation.screenshot, observation.accessibility_tree)
             answer = answer_of(action)
             record.step(Step(index, turn_number, turn.response, action, kind, info,

@@ -9,7 +9,9 @@ Retries: a run may meet an *infrastructure* fault (the container dies or hangs, 
 fails, a setup step fails). With ``retries=N`` such an attempt is recorded (its steps move to
 ``attempt_K/``) and the task starts over on a fresh environment, at most N more times. A score,
 even 0, is a result and is never retried; nor is a fault of the agent itself (a model API that
-keeps failing), which a fresh environment would not cure.
+keeps failing), which a fresh environment would not cure. An environment that the agent's own
+action broke from inside (a memory or process limit reached, the guest server killed) is the
+agent's failure: score 0, flagged with the cause in the record, never retried.
 
 Watching: with ``live`` (or an agent that works through the live view, a person) each
 environment is served to a browser as soon as it is acquired, so its setup can be watched too,
@@ -32,10 +34,11 @@ from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import Agent
-from pytest_spider2v.run.episode import first_observation, run_episode
+from pytest_spider2v.run.episode import AgentBrokeEnvironment, first_observation, run_episode
 from pytest_spider2v.run.evaluation import Evaluation, evaluate
 from pytest_spider2v.run.recording import recording
 from pytest_spider2v.run.records import TaskRecord, recorded_outcome
+from pytest_spider2v.run.results import Flag
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.run.task_context import TaskContext
@@ -191,6 +194,8 @@ class TaskRun:
                 break
             except Unavailable as exc:
                 self.skip(str(exc))
+            except AgentBrokeEnvironment as exc:
+                return self._agent_broke_environment(exc)
             except INFRASTRUCTURE_FAULTS as exc:
                 self._fault(exc)
                 agent.reset(self.task)
@@ -218,6 +223,15 @@ class TaskRun:
         return evaluation
 
     # -- endings ------------------------------------------------------------------------------
+    def _agent_broke_environment(self, exc: AgentBrokeEnvironment) -> Evaluation:
+        """The agent's action broke its environment: score 0, flagged with the cause, no retry and
+        no evaluation (there is nothing left to evaluate)."""
+        self.record.stopped(f"the agent's action broke its environment (step {exc.step})")
+        self.record.flag(Flag("agent_broke_environment", str(exc.fault)))
+        detail = f"score 0: {exc}"
+        self.record.finish("failed", 0.0, detail, [])
+        return Evaluation(0.0, detail, [])
+
     def _fault(self, exc: BaseException) -> None:
         """An infrastructure fault: retry on a fresh environment if attempts are left, else end
         the task as an error (raised, so pytest reports an error, not a failure)."""

@@ -29,6 +29,7 @@ from pytest_spider2v.run.agent import RecordedOutcome
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.results import (
     Attempt,
+    Flag,
     LiveView,
     MetricResult,
     ObservationFiles,
@@ -173,6 +174,11 @@ class TaskRecord:
     def stopped(self, reason: str) -> None:
         """Why the episode ended (DONE, FAIL, a limit)."""
         self.result.stop_reason = reason
+        self.save()
+
+    def flag(self, flag: Flag) -> None:
+        """Something a reader of the score should know (an agent that broke its environment)."""
+        self.result.flags.append(flag)
         self.save()
 
     def answered(self, text: str) -> None:

@@ -263,10 +263,11 @@ class Attempt:
 
 @dataclass(frozen=True)
 class Flag:
-    """What a reader of a task's score should know besides it: the task is on the errata list."""
+    """What a reader of a task's score should know besides it: the task is on the errata list, or
+    its agent broke its environment (and scored 0 for it)."""
 
-    kind: str  #: "errata"
-    reason: str  #: for an erratum: its kind and summary
+    kind: str  #: "errata" or "agent_broke_environment"
+    reason: str  #: an erratum's kind and summary; the fault the agent's action caused
 
     def to_json(self) -> JsonObject:
         return {"kind": self.kind, "reason": self.reason}

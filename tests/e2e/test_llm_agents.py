@@ -110,6 +110,27 @@ def test_claude_through_the_anthropic_sdk_solves_the_task(tmp_path: Path) -> Non
     assert len(server.requests[0].images()) == 1 and WORDS in server.requests[0].body["system"]
 
 
+MEMORY_HOG = "chunks = []\nwhile True:\n    chunks.append(bytearray(64 * 2**20))"
+
+
+def test_a_model_whose_action_exhausts_memory_scores_0_and_is_not_retried(tmp_path: Path) -> None:
+    """The agent's own action breaks its environment: that is the agent's failure (score 0, flagged
+    with the limit), not a fault of the harness that --retries would start over. (A container
+    killed from outside stays an error and is retried: test_benchmark_run.py.)"""
+    with LLMServer() as server:
+        server.script(f"```python\n{MEMORY_HOG}\n```", "DONE", "DONE")
+        proc, record = run_task(tmp_path, "--agent", "gpt-4o", "--llm-base-url", server.openai_url,
+                                "--observation", "screenshot", "--retries", "1", "--env-memory", "512m",
+                                f"--junitxml={tmp_path / 'junit.xml'}")
+    assert proc.returncode == 1, proc.stdout[-5000:] + proc.stderr[-2000:]
+    assert "append-note[abstract] FAILED" in proc.stdout
+    assert (record["status"], record["score"], record["attempts"]) == ("failed", 0.0, [])
+    (flag,) = record["flags"]
+    assert flag["kind"] == "agent_broke_environment" and "memory limit of 512m" in flag["reason"], flag
+    assert len(server.requests) == 1  # one turn, never started over
+    assert 'property name="score" value="0.00"' in (tmp_path / "junit.xml").read_text()
+
+
 def click_the_note(chosen: list[str]) -> Callable[[Request], str]:
     """A reply like a model's that read the marked table: click the text view holding 'draft'.
     The centre of the chosen row's box is appended to ``chosen`` as ``"index_K = (x, y)"``."""

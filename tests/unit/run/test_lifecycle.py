@@ -1,4 +1,5 @@
-"""TaskRun's retry rule: infrastructure faults start the task over, scores and agent faults never do.
+"""TaskRun's retry rule: infrastructure faults start the task over, scores and agent faults never do;
+an environment the agent's action broke from inside is the agent's failure, scored 0.
 
 The environments here are stand-ins (the end-to-end test kills a real container); what is under
 test is which endings are retried and what the record keeps.
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from _pytest.outcomes import Skipped
 
-from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
+from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault, ExecResult
 from pytest_spider2v.run import lifecycle as taskrun
 from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
@@ -116,6 +117,44 @@ def test_a_score_of_0_is_a_result_and_is_never_retried(tmp_path: Path) -> None:
     assert run.outcome().score == 0.0
     assert len(provider.acquired) == 1 and run.record.result.attempts == []
     assert run.record.result.status == "failed"
+
+
+def test_an_agent_that_breaks_its_environment_scores_0_and_is_never_retried(tmp_path: Path) -> None:
+    """A limit reached (or the guest killed) by the agent's own action is the agent's failure."""
+
+    def hog(command: Command) -> ExecResult:
+        if command[:2] == ["python3", "-c"]:
+            raise BrokenFromInside("env-1: the environment hit its memory limit of 2g (1 process OOM-killed)")
+        return ExecResult(0, "", "")
+
+    provider = FakeProvider(lambda n: FakeEnvironment(screen=b"png", on_execute=hog))
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=2)
+    evaluation = run.outcome()
+    run.close()
+    result = run.record.result
+    assert evaluation.score == 0.0 and (result.status, result.score) == ("failed", 0.0)
+    assert len(provider.acquired) == 1 and result.attempts == []  # not retried
+    assert [(f.kind, f.reason) for f in result.flags] == [
+        ("agent_broke_environment", "env-1: the environment hit its memory limit of 2g (1 process OOM-killed)")]
+    assert result.detail.startswith("score 0: step 1: the agent's action broke its environment: env-1: the environment")
+    (step,) = result.steps
+    assert step.info["status"] == "error" and "memory limit of 2g" in str(step.info["message"])
+    assert result.stop_reason == "the agent's action broke its environment (step 1)"
+
+
+def test_the_same_fault_in_a_setup_step_stays_an_error_and_is_retried(tmp_path: Path) -> None:
+    """Broken from inside, but not by the agent: the task's own setup is the harness's business."""
+    def broken_setup(command: Command) -> ExecResult:
+        raise BrokenFromInside("env: the environment reached its process limit of 1024 (3 forks refused)")
+
+    provider = FakeProvider(lambda n: FakeEnvironment(screen=b"png", on_execute=broken_setup))
+    setup = task(config=[{"type": "execute", "parameters": {"command": ["true"]}}])
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=1, the_task=setup)
+    with pytest.raises((EnvironmentFault, taskrun.SetupFailed)):
+        run.outcome()
+    run.close()
+    assert len(provider.acquired) == 2 and run.record.result.status == "error"
+    assert run.record.result.flags == []
 
 
 def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault
 from pytest_spider2v.environments.limits import Limits, format_memory, parse_memory, snapshot_limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.snapshots import load_snapshots
@@ -180,12 +180,23 @@ def test_refused_forks_name_the_process_limit() -> None:
         "the environment reached its process limit of 2048 (1 fork refused)"
 
 
+class FixedContainer:
+    """The container's state as Docker reports it, which the test sets."""
+
+    def __init__(self, status: str = "exited") -> None:
+        self.status = status
+
+    def reload(self) -> None:
+        pass
+
+
 class FixedGuard:
     """A guard whose verdict the test sets; the real one reads a container's cgroups."""
 
-    def __init__(self, breach: str | None = None) -> None:
+    def __init__(self, breach: str | None = None, status: str = "exited") -> None:
         self.verdict = breach
         self.inspected = False
+        self.container = FixedContainer(status)
 
     def breach(self, *, inspect: bool = False) -> str | None:
         self.inspected |= inspect
@@ -194,7 +205,7 @@ class FixedGuard:
 
 def _environment(guard: FixedGuard, answer: httpx.Response | Exception) -> DockerEnvironment:
     env = DockerEnvironment("spider2v-w-1", "http://172.20.0.2:5000", {5000: 5000, 9222: 9222},
-                            host="172.20.0.2", guard=guard)  # type: ignore[arg-type]
+                            host="172.20.0.2", guard=guard, stop_settle=0)  # type: ignore[arg-type]
 
     def reply(request: httpx.Request) -> httpx.Response:
         if isinstance(answer, Exception):
@@ -215,6 +226,25 @@ def test_a_request_that_fails_after_a_hit_names_the_limit() -> None:
     guard.verdict = "the environment hit its memory limit of 3g (OOM-killed)"
     with pytest.raises(EnvironmentFault, match="^spider2v-w-1: the environment hit its memory limit of 3g"):
         env.screenshot()
+
+
+def test_a_limit_hit_is_a_break_from_inside() -> None:
+    guard = FixedGuard("the environment hit its memory limit of 3g (OOM-killed)")
+    with pytest.raises(BrokenFromInside, match="memory limit of 3g"):
+        _environment(guard, httpx.ConnectError("connection refused")).screenshot()
+
+
+@pytest.mark.parametrize(("cause", "status", "from_inside"), [
+    (httpx.ConnectError("connection refused"), "running", True),  # the guest server was killed in there
+    (httpx.ConnectError("connection refused"), "exited", False),  # the container was stopped from outside
+    (httpx.ReadTimeout("timed out"), "running", False),  # a slow guest on a busy host: nobody's doing
+])
+def test_a_guest_gone_while_its_container_runs_is_a_break_from_inside(cause: Exception, status: str,
+                                                                      from_inside: bool) -> None:
+    env = _environment(FixedGuard(status=status), cause)
+    with pytest.raises(EnvironmentFault) as raised:
+        env.screenshot()
+    assert isinstance(raised.value, BrokenFromInside) is from_inside, raised.value
 
 
 def test_a_request_that_succeeds_after_a_hit_still_ends_the_task() -> None:
