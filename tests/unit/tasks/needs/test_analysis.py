@@ -154,28 +154,21 @@ def test_notebook_imports_and_installs_are_needs(tmp_path: Path) -> None:
     assert [u.summary for u in needs.unmet_needs(task, envs)][0] == "imports sklearn (scikit-learn), not in image 'jupyter'"
 
 
-@pytest.mark.parametrize("instruction", [
-    "Open the notebook notebook.ipynb in JupyterLab, served at port 1036.",
-    "This notebook has been run; clear all its outputs.",
-    "Copy the code of code.py into a new notebook; you don't need to run it.",
+@pytest.mark.parametrize(("instruction", "runs"), [
+    ("Open the notebook notebook.ipynb in JupyterLab, served at port 1036.", False),
+    ("This notebook has been run; clear all its outputs.", False),
+    ("Copy the code of code.py into a new notebook; you don't need to run it.", False),
+    ("Determine the total number of games and record it in games.csv.", True),
+    ("Please get the code in the opened notebook running smoothly.", True),
+    ("This notebook has been run; run it again after fixing the import.", True),
 ])
-def test_a_notebook_the_task_only_opens_needs_nothing(tmp_path: Path, instruction: str) -> None:
+def test_a_notebooks_imports_are_needs_when_the_task_runs_it(tmp_path: Path, instruction: str, runs: bool) -> None:
+    """A notebook the task only opens, clears or copies from needs none of its imports; one whose
+    code the instruction asks to run (or asks a result of) needs them."""
     envs = environments(tmp_path)
     task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)},
                          instruction=instruction)
-    assert reasons(task, envs) == []
-
-
-@pytest.mark.parametrize("instruction", [
-    "Determine the total number of games and record it in games.csv.",
-    "Please get the code in the opened notebook running smoothly.",
-    "This notebook has been run; run it again after fixing the import.",
-])
-def test_a_notebook_whose_code_the_task_asks_for_needs_its_imports(tmp_path: Path, instruction: str) -> None:
-    envs = environments(tmp_path)
-    task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)},
-                         instruction=instruction)
-    assert reasons(task, envs)[0] == SKLEARN_IN_CELL_2
+    assert (SKLEARN_IN_CELL_2 in reasons(task, envs)) is runs
 
 
 @pytest.mark.parametrize("command", [
