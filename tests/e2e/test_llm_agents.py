@@ -120,13 +120,13 @@ def test_a_model_whose_action_exhausts_memory_scores_0_and_is_not_retried(tmp_pa
     with LLMServer() as server:
         server.script(f"```python\n{MEMORY_HOG}\n```", "DONE", "DONE")
         proc, record = run_task(tmp_path, "--agent", "gpt-4o", "--llm-base-url", server.openai_url,
-                                "--observation", "screenshot", "--retries", "1", "--env-memory", "512m",
+                                "--observation", "screenshot", "--retries", "1", "--env-memory", "1g",
                                 f"--junitxml={tmp_path / 'junit.xml'}")
     assert proc.returncode == 1, proc.stdout[-5000:] + proc.stderr[-2000:]
     assert "append-note[abstract] FAILED" in proc.stdout
     assert (record["status"], record["score"], record["attempts"]) == ("failed", 0.0, [])
     (flag,) = record["flags"]
-    assert flag["kind"] == "agent_broke_environment" and "memory limit of 512m" in flag["reason"], flag
+    assert flag["kind"] == "agent_broke_environment" and "memory limit of 1g" in flag["reason"], flag
     assert len(server.requests) == 1  # one turn, never started over
     assert 'property name="score" value="0.00"' in (tmp_path / "junit.xml").read_text()
 
