@@ -46,6 +46,9 @@ def render_task(result: TaskResult, directory: Path, link_base: Path | None = No
     ``link_base`` (the report's folder) when given, so the links keep working if the tree moves.
     """
     parts = [STYLE, '<div class="s2v">', _header(result)]
+    if result.flags:  # what a reader of the score must know first: a known defect, a broken environment
+        items = "".join(f"<li><b>{_e(flag.kind)}</b>: {_e(flag.reason)}</li>" for flag in result.flags)
+        parts.append(_section("Flags", f"<ul>{items}</ul>"))
     parts.append(_section("Instruction", f"<pre>{_e(result.instruction)}</pre>"))
     if result.stop_reason:
         parts.append(_section("Episode ended", f"<p>{_e(result.stop_reason)}</p>"))

@@ -17,7 +17,7 @@ from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.summary import GroupFigures, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary, usage_totals
 from pytest_spider2v.run.records import public_settings
-from pytest_spider2v.run.results import TaskResult
+from pytest_spider2v.run.results import Flag, TaskResult
 
 SECRET = "sk-very-secret-value"
 
@@ -112,6 +112,15 @@ def test_outcome_evaluation_errors_timings_and_usage_are_shown(record_dir) -> No
     assert "300" in html  # tokens summed over the steps (100+20+150+30)
     assert '<span class="kind">DONE</span>' in html
     assert '<span class="kind">no action</span>' in html and "no valid action in the reply" in html
+
+
+def test_flags_come_before_the_instruction(record_dir) -> None:
+    result, directory = record_dir
+    assert "Flags" not in render_task(result, directory)
+    flagged = replace(result, flags=[Flag("errata", "lax_evaluator: any <DAG> passes")])
+    html = render_task(flagged, directory)
+    assert "<li><b>errata</b>: lax_evaluator: any &lt;DAG&gt; passes</li>" in html
+    assert html.index("Flags") < html.index("Instruction")
 
 
 def test_secret_looking_settings_never_appear(record_dir) -> None:
