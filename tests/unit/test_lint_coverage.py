@@ -16,7 +16,7 @@ PACKAGE = REPO / "pytest_spider2v"
 def test_ruff_reads_every_module_of_the_package() -> None:
     ruff = shutil.which("ruff") or str(REPO / ".venv/bin/ruff")
     if not Path(ruff).exists():
-        pytest.skip("ruff is not installed (the dev extra)")
+        pytest.skip("ruff is not installed (the dev extra has it)")
     shown = subprocess.run([ruff, "check", "--show-files", "pytest_spider2v"], cwd=REPO, capture_output=True,
                            text=True, check=True).stdout
     read = {Path(line.strip()).resolve() for line in shown.splitlines() if line.strip().endswith(".py")}
