@@ -37,8 +37,9 @@ class GroupFigures:
     errors: int
     skipped: int  #: could not run here (needs, accounts, an agent that cannot work here)
     flagged: int  #: on the errata list
-    #: the mean score over the scored tasks that are not on the errata list
+    #: the mean score over the scored tasks that are not on the errata list, and how many those are
     success_rate_without_errata: float | None
+    scored_without_errata: int
     tokens: int | None
     cost: float | None
     seconds: float | None  #: wall time, summed over the tasks
@@ -58,6 +59,7 @@ class GroupFigures:
             skipped=skipped,
             flagged=sum(bool(task.errata) for task in tasks),
             success_rate_without_errata=_mean(unflagged),
+            scored_without_errata=len(unflagged),
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
             seconds=_sum([task.seconds for task in tasks], digits=3),
@@ -186,9 +188,8 @@ def format_summary(summary: RunSummary) -> list[str]:
         "are listed separately, not counted as 0)",
     ]
     if overall.flagged:
-        unflagged = overall.scored - sum(1 for task in summary.tasks if task.is_scored and task.errata)
         lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
-                     f"{_rate(overall.success_rate_without_errata)} over {unflagged} scored tasks")
+                     f"{_rate(overall.success_rate_without_errata)} over {overall.scored_without_errata} scored tasks")
     extra = [f"passed {overall.passed}"]
     if overall.tokens is not None:
         extra.append(f"tokens {overall.tokens:,}")

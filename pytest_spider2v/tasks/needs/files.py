@@ -101,11 +101,8 @@ def _content(name: str, data: bytes, member: str, facts: Facts, built: bool = Fa
     found.needs = [replace(n, origin=member) if n.dags else n for n in found.needs]
     if kind == "requirements":
         facts.requirements.append((name, built, found.needs))
-    elif kind == "notebook":  # a notebook's code runs only if the task runs it
-        facts.notebook_needs += found.needs
-        facts.mentions.append((member, text))
-    else:
-        facts.needs += found.needs
+    else:  # a notebook's code runs only if the task runs it
+        (facts.notebook_needs if kind == "notebook" else facts.needs).extend(found.needs)
         facts.mentions.append((member, text))
     facts.modules |= found.modules
     facts.created_envs |= found.created_envs

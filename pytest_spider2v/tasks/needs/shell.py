@@ -16,7 +16,7 @@ from pathlib import PurePosixPath
 
 from pytest_spider2v.tasks.needs.facts import Facts, Need, hosts
 from pytest_spider2v.tasks.needs.packages import REQUIREMENTS_FILE, read_pip_arguments, read_requirements
-from pytest_spider2v.tasks.needs.python_code import read_python
+from pytest_spider2v.tasks.needs.python_code import NOTEBOOK_EXECUTORS, read_python
 from pytest_spider2v.tasks.needs.shell_lexer import ASSIGNMENT, REDIRECTIONS, Op, Word, lex
 
 #: Words a shell handles itself: never programs on the PATH.
@@ -231,7 +231,7 @@ def _python_command(args: list[str], line: int, redirects: list[tuple[str, Word]
             if module == "pip":
                 read_pip_arguments(args[i + 2:], f"{where} {line}", facts)
             else:
-                if module in ("papermill", "nbclient") or (module == "nbconvert" and "--execute" in args):
+                if module in NOTEBOOK_EXECUTORS or (module == "nbconvert" and "--execute" in args):
                     facts.executes_notebooks = True
                 facts.needs.append(Need("package", "", f"{where} {line}", module))
             return

@@ -166,7 +166,8 @@ def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() ->
     assert summary.groups["category"]["data_orchestration"].success_rate == 0.5
     assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.75, passed=1,
                                                                 errors=1, skipped=1, flagged=0,
-                                                                success_rate_without_errata=0.75, tokens=40,
+                                                                success_rate_without_errata=0.75,
+                                                                scored_without_errata=2, tokens=40,
                                                                 cost=0.04, seconds=40.0)
     assert summary.groups["difficulty"]["easy"].runnable == 3
     assert summary.groups["difficulty"]["hard"].success_rate == 0.0
