@@ -2,8 +2,8 @@
 paper's tables: success rate overall and by app, category, difficulty, interface and variant,
 with the denominators behind it (collected, runnable, scored, errors, skipped, on the errata
 list, the rate without those) and tokens, cost and wall time per group), each grouping beside a
-bar chart of its success rates; the closed-form accuracies of a run with DABench questions; and, for a replay, the tasks
-whose outcome changed.
+bar chart of its success rates; the closed-form accuracies of a run with DABench questions; and,
+for a replay, the tasks whose outcome changed.
 
 Built from :func:`.summary.summarize`'s figures alone. The charts are inline SVG written here:
 the report must open anywhere, without fetching a charting library.
