@@ -29,6 +29,11 @@ KINDS = {
     "dead_external_service": "the task depends on an external service that no longer answers",
 }
 FIELDS = ("kind", "summary", "evidence", "action")
+#: Kinds under which no solution that works from the task's own instruction reaches the gold: the
+#: task's reference solution follows the instruction, and ``--validate`` expects it to score below
+#: 1 (the erratum reproduced), not 1.
+INSTRUCTION_CANNOT_PASS = frozenset({"strict_evaluator", "instruction_contradicts_evaluator", "abstract_unsolvable",
+                                     "wrong_gold"})
 
 
 @dataclass(frozen=True)

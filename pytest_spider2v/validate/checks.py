@@ -16,6 +16,11 @@ A Spider2-V checkout's task gets the reference and reset checks; its reference s
 one written here (:data:`~pytest_spider2v.environments.locations.SPIDER2V_SOLUTIONS_DIR`). Where none is written yet the
 reference check skips saying so, while a project task without ``solution.py`` fails.
 
+A reference solution works from its own task's instruction. For a task on the errata list whose
+defect means the instruction cannot reach the gold (an abstract variant its instruction cannot
+solve, an instruction the evaluator contradicts, a wrong gold), the reference check passes when
+that solution scores below 1, showing the erratum, and fails if it scores 1 (the entry is stale).
+
 The noop episode reuses the reset check's second environment: a reset is the slowest part of a
 check (services to start, documents to load), and this saves one per task.
 
@@ -36,6 +41,7 @@ from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.run.episode import settled
 from pytest_spider2v.run.lifecycle import TaskRun
+from pytest_spider2v.tasks.errata import INSTRUCTION_CANNOT_PASS
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.tree_mask import mask_clocks
 
@@ -52,6 +58,9 @@ class Check:
 #: The ``user_properties`` entry of a check that got through its task's setup (to a score, or to
 #: both resets' trees): what :mod:`.summary` counts as "set up".
 SET_UP = "spider2v_set_up"
+#: The ``user_properties`` entry of a reference check that showed its task's erratum: the solution
+#: followed the instruction and scored below 1, as the errata list says it must.
+ERRATUM_SHOWN = "spider2v_erratum_shown"
 
 REFERENCE = Check("reference", "oracle", "solution.py", 1.0)
 WRONG = Check("wrong", "oracle", "wrong_solution.py", 0.0)
@@ -105,6 +114,14 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
             spider2v_run.fail(message)
     outcome = spider2v_run.outcome()
     mark_set_up(request.node)
+    erratum = task.erratum
+    if check is REFERENCE and erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
+        if outcome.score < 1:  # the solution followed the instruction, and the defect shows
+            request.node.user_properties.append((ERRATUM_SHOWN, True))
+            return
+        pytest.fail(f"reference: {task.key} is on the errata list ({erratum.kind}: {erratum.summary}), yet its "
+                    "reference solution, which follows the instruction, scores 1: the erratum no longer holds "
+                    "(pytest_spider2v/tasks/errata.yaml)", pytrace=False)
     if outcome.score != check.expected:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "

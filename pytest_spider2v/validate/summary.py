@@ -3,7 +3,9 @@ how many runnable here (the static decision, as ``spider2v-compat`` reports it),
 run checked, how many set up and how many its reference solutions solved.
 
 "Set up" is measured, not inferred: a task counts when one of its checks got through its setup
-to the evaluator's score, or to both resets' trees. "Solved" means its reference check passed.
+to the evaluator's score, or to both resets' trees. "Solved" means its reference check passed
+with a score of 1; "errata", that it passed by showing the task's erratum (the reference,
+following the instruction, scored below 1).
 The files, collected and runnable columns read the task files of the paths pytest was given;
 the other three come from the check reports (under xdist the controller reads them from the
 reports its workers send), so ``-k`` or ``--validate-changed`` shrink only "checked".
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.plugin.workers import is_worker
-from pytest_spider2v.validate.checks import SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, SET_UP
 from pytest_spider2v.validate.selection import PROPERTY
 
 
@@ -28,6 +30,8 @@ class _AppChecks:
     checked: set[str] = field(default_factory=set)
     set_up: set[str] = field(default_factory=set)
     solved: set[str] = field(default_factory=set)
+    #: on the errata list: the reference, following the instruction, scored below 1 as listed
+    shown: set[str] = field(default_factory=set)
 
 
 class ValidationSummary:
@@ -49,7 +53,7 @@ class ValidationSummary:
         if properties.get(SET_UP):
             figures.set_up.add(check["task"])
         if check["check"] == "reference" and report.passed:
-            figures.solved.add(check["task"])
+            (figures.shown if properties.get(ERRATUM_SHOWN) else figures.solved).add(check["task"])
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if is_worker(self.config) or not self.apps:
@@ -61,13 +65,15 @@ class ValidationSummary:
     def table(self) -> list[str]:
         """The table's lines: one per app, then the totals."""
         static = self._static_figures()
-        rows: list[tuple[str, int, int, int, int, int, int]] = []
+        rows: list[tuple[str, int, int, int, int, int, int, int]] = []
         for app in sorted(set(static) | set(self.apps)):
             files, collected, runnable = static.get(app, (0, 0, 0))
             checks = self.apps.get(app, _AppChecks())
-            rows.append((app, files, collected, runnable, len(checks.checked), len(checks.set_up), len(checks.solved)))
-        totals = [sum(row[i] for row in rows) for i in range(1, 7)]  # type: ignore[misc]
-        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved"), *rows, ("total", *totals)]
+            rows.append((app, files, collected, runnable, len(checks.checked), len(checks.set_up), len(checks.solved),
+                         len(checks.shown)))
+        totals = [sum(row[i] for row in rows) for i in range(1, 8)]  # type: ignore[misc]
+        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved", "errata"), *rows,
+                 ("total", *totals)]
         width = max(len(str(line[0])) for line in lines)
         return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
 

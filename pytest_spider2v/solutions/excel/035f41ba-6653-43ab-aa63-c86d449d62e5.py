@@ -1,6 +1,6 @@
 # Fill the Gross Profit column (IncomeStatement2.xlsx), then list "<Year>_<Gross Profit>" in a new
-# sheet under the header "Year_Profit". Gross profit is sales less returns, discounts and the three
-# cost columns, as the task's tutorial computes it (=B2-C2-D2-F2-G2-H2).
+# sheet under the header "Year_Profit". Gross profit as defined: net sales (sales less returns and
+# discounts) less the three cost columns (=B2-C2-D2-F2-G2-H2).
 # %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen
 listen("IncomeStatement2.xlsx - LibreOffice Calc")

@@ -1,29 +1,14 @@
-# Fill Gross Profit (IncomeStatement2.xlsx) as the task's tutorial computes it,
-# =SUM(B2:D2)-SUM(F2:H2), then copy the years to column A of a new sheet and the gross profits,
-# as numbers, to its column B "Gross Profit".
-# %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
-from calc_uno import listen
-listen("IncomeStatement2.xlsx - LibreOffice Calc")
-
-# %% Gross Profit: the sum of Sales..Discounts less the sum of the three cost columns, filled down
+# The instruction alone: the steps of the verbose twin d6238948, with Gross Profit as it is
+# defined, net sales less the cost of goods sold (sales less returns and discounts, less
+# materials, labor and overhead), since this instruction states no formula. The gold follows the
+# twin's tutorial instead (returns and discounts added), so this scores 0: the task is on the
+# errata list (abstract_unsolvable), and --validate expects exactly that.
+# %% based-on: d6238948-e0b1-4ab2-b0be-270bad150a4c.py
+# %% replace 2: Gross Profit: sales less returns and discounts, less the three cost columns, filled down
 from calc_uno import column_of, document, fill, last_row, sheet
 sh = sheet(document("IncomeStatement2.xlsx"), "Sheet1")
-sales, discounts = column_of(sh, "Sales"), column_of(sh, "Discounts and Allowances")
-materials, overhead = column_of(sh, "Materials Charges"), column_of(sh, "Overhead")
-profit = column_of(sh, "Gross Profit")
-fill(sh, f"{profit}2:{profit}{last_row(sh, 'A')}", f"=SUM({sales}2:{discounts}2)-SUM({materials}2:{overhead}2)")
-
-# %% new sheet Sheet2: the Year column copied, "Gross Profit" pasted as numbers beside it
-from calc_uno import add_sheet, column_of, copy, document, last_row, put, put_column, sheet, values
-doc = document("IncomeStatement2.xlsx")
-data = sheet(doc, "Sheet1")
-doc.calculateAll()
-year, profit, rows = column_of(data, "Year"), column_of(data, "Gross Profit"), last_row(data, "A")
-out = add_sheet(doc, "Sheet2")
-copy(data, f"{year}1:{year}{rows}", out, "A1")
-put(out, "B1", "Gross Profit")
-put_column(out, "B2", [row[0] for row in values(data, f"{profit}2:{profit}{rows}")])
-
-# %% save in the workbook's own format (xlsx), like Ctrl+S
-from calc_uno import document, save
-save(document("IncomeStatement2.xlsx"))
+col = {name: column_of(sh, name) for name in ("Sales", "Sales Return", "Discounts and Allowances",
+                                               "Materials Charges", "Labor Charges", "Overhead", "Gross Profit")}
+minus = "-".join(f"{col[name]}2" for name in ("Sales Return", "Discounts and Allowances", "Materials Charges",
+                                              "Labor Charges", "Overhead"))
+fill(sh, f"{col['Gross Profit']}2:{col['Gross Profit']}{last_row(sh, 'A')}", f"={col['Sales']}2-{minus}")

@@ -8,15 +8,18 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.validate.checks import SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, SET_UP
 from pytest_spider2v.validate.selection import PROPERTY
 from pytest_spider2v.validate.summary import ValidationSummary
 
 
-def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False) -> pytest.TestReport:
+def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False,
+           shown: bool = False) -> pytest.TestReport:
     properties: list[tuple[str, Any]] = [(PROPERTY, {"task": task, "check": check, "checks": [], "fingerprint": ""})]
     if set_up:
         properties.append((SET_UP, True))
+    if shown:
+        properties.append((ERRATUM_SHOWN, True))
     return pytest.TestReport(f"{task}[{check}]", ("", 0, ""), {}, outcome, None, when, user_properties=properties)
 
 
@@ -38,12 +41,13 @@ def test_checked_set_up_and_solved_per_app() -> None:
         report("dbt/d", "reference", "skipped", when="setup"),       # cannot run here
         report("dbt/d", "reset", "skipped", when="setup"),
         report("dbt/e", "reset", "passed", when="teardown", set_up=True),  # only call reports count
+        report("excel/f", "reference", "passed", set_up=True, shown=True),  # on the errata list: shown, not solved
     )
     lines = plugin.table()
-    assert lines[0].split() == ["app", "files", "collected", "runnable", "checked", "set", "up", "solved"]
-    assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0"]
-    assert lines[2].split() == ["excel", "0", "0", "0", "3", "2", "1"]
-    assert lines[3].split() == ["total", "0", "0", "0", "3", "2", "1"]
+    assert lines[0].split() == ["app", "files", "collected", "runnable", "checked", "set", "up", "solved", "errata"]
+    assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0", "0"]
+    assert lines[2].split() == ["excel", "0", "0", "0", "4", "3", "1", "1"]
+    assert lines[3].split() == ["total", "0", "0", "0", "4", "3", "1", "1"]
 
 
 def test_a_path_inside_another_given_path_is_counted_once(tmp_path: Path) -> None:
