@@ -1,7 +1,7 @@
 # The instruction alone: the steps of the verbose twin d6238948, with Gross Profit as it is
 # defined, net sales less the cost of goods sold (sales less returns and discounts, less
-# materials, labor and overhead), since this instruction states no formula. The gold follows the
-# twin's tutorial instead (returns and discounts added), so this scores 0: the task is on the
+# materials, labor and overhead), since this instruction states no formula. The check expects the twin's
+# tutorial formula instead (returns and discounts added), so this scores 0: the task is on the
 # errata list (abstract_unsolvable), and --validate expects exactly that.
 # %% based-on: d6238948-e0b1-4ab2-b0be-270bad150a4c.py
 # %% replace 2: Gross Profit: sales less returns and discounts, less the three cost columns, filled down

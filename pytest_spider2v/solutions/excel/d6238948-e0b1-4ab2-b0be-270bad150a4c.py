@@ -1,7 +1,7 @@
 # Fill Gross Profit (IncomeStatement2.xlsx) as this task's tutorial computes it,
 # =SUM(B2:D2)-SUM(F2:H2), then copy the years to column A of a new sheet and the gross profits,
 # as numbers, to its column B "Gross Profit". (Its abstract twin, 65551792, states no formula and
-# cannot reach this gold: it is on the errata list, and its solution is this one with the
+# cannot reach these values: it is on the errata list, and its solution is this one with the
 # textbook formula.)
 # %% once Calc shows the workbook, let it accept UNO connections (the workbook stays open in its window)
 from calc_uno import listen

@@ -77,7 +77,7 @@ def test_validate_checks_every_question(pytester: pytest.Pytester, checkout: Pat
     result.assert_outcomes(passed=6)
     state = json.loads((pytester.path / "state.json").read_text())
     assert sorted(state["tasks"]) == ["dabench/q0-titanic", "dabench/q3-titanic"]
-    result.stdout.fnmatch_lines(["dabench*1*2*2*2*2*2"])  # files, collected, runnable, checked, set up, solved
+    result.stdout.fnmatch_lines(["dabench*1*2*2*2*2*2*0"])  # files, collected, runnable, checked, set up, solved, errata
 
 
 def test_resume_keeps_the_finished_questions(pytester: pytest.Pytester, checkout: Path) -> None:
