@@ -15,8 +15,8 @@ A fingerprint covers four parts:
   module, imports inside functions included) and the values of plain module constants. So a
   change to one metric changes the tasks that use it, or use something that calls it, and no
   others;
-* **its solutions**: the reference (and wrong) solution files and the guest's solution helper
-  modules they import.
+* **its solutions**: the reference (and wrong) solution files, the files they are ``based-on``
+  (whose cells they play), and the guest's solution helper modules they import.
 
 Nothing is hashed by where it lies in the package: code by its source (a function or class by its
 qualified name and text, a constant by its name and value), files relative to their folder. So
@@ -66,6 +66,9 @@ FORMAT = "spider2v-fingerprint/2"
 IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 #: Longest string in a task's parameters that may be a host path (longer ones are scripts).
 MAX_PATH_LENGTH = 512
+#: A solution written as the changes to another (``# %% based-on: FILE``, the oracle's format):
+#: the other file's cells are played too, so its content is part of the solution.
+BASED_ON = re.compile(r"^# %%\s*based-on:\s*(\S+)\s*$", re.MULTILINE)
 IMPORT = re.compile(r"^\s*(?:from\s+(\w+)|import\s+([\w\s,.]+?))(?:\s+import\b|\s*(?:#.*)?$)", re.MULTILINE)
 DIGEST_LENGTH = 32
 #: The package whose own imports a function's hashed source leaves out.
@@ -428,7 +431,9 @@ class Fingerprinter:
             if key in out:
                 continue
             out[key] = tree_digest(path)
-            for name in imported_modules(path.read_text(encoding="utf-8", errors="replace")):
+            text = path.read_text(encoding="utf-8", errors="replace")
+            todo.extend(path.parent / name for name in BASED_ON.findall(text) if (path.parent / name).is_file())
+            for name in imported_modules(text):
                 todo.extend(self.helper_modules().get(name, []))
         return out
 

@@ -254,6 +254,23 @@ def test_fingerprints_are_the_same_in_another_process(extension, tasks, tmp_path
         assert json.loads(out.stdout) == here
 
 
+def test_a_solution_written_as_changes_to_another_covers_that_other_file(extension, tmp_path) -> None:
+    """A verbose twin's solution is often ``# %% based-on: <abstract>.py``: the abstract file's
+    cells are what it plays, so a change there changes both tasks."""
+    solutions = tmp_path / "solutions" / "calc"
+    solutions.mkdir(parents=True)
+    (solutions / "abstract.py").write_text("# %% type it\nWAIT\n")
+    (solutions / "verbose.py").write_text("# the same steps\n# %% based-on: abstract.py\n")
+    (solutions / "other.py").write_text("# %%\nWAIT\n")
+    tasks = {name: make_task(task_document(id=name), layout="spider2v", solution=solutions / f"{name}.py")
+             for name in ("abstract", "verbose", "other")}
+    fingerprinter = Fingerprinter(extension.environments, packages=["fpext"])
+    before = {name: fingerprinter.fingerprint(task) for name, task in tasks.items()}
+    (solutions / "abstract.py").write_text("# %% type it, then wait\nWAIT\nWAIT\n")
+    after = Fingerprinter(extension.environments, packages=["fpext"])
+    assert {name for name, task in tasks.items() if after.fingerprint(task) != before[name]} == {"abstract", "verbose"}
+
+
 def test_solution_imports_are_read_from_the_text_of_every_cell() -> None:
     source = "# %% one\nfrom airflow_ui import click, wait\n# %% two\nimport json, dagster_ui as d\nWAIT\n"
     assert imported_modules(source) == ["airflow_ui", "json", "dagster_ui"]
