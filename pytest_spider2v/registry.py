@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import importlib.metadata
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Generic, TypeVar
@@ -115,6 +115,24 @@ class Scored:
     parts: tuple[dict[str, Any], ...] = ()
 
 
+@dataclass(frozen=True)
+class NearMiss:
+    """An almost-right variant of a metric's fetched result: what ``--validate``'s near-miss check
+    gives the metric in place of the reference run's result, expecting a score below 1. ``kind``
+    names the perturbation ("value changed", "row dropped", ...), ``where`` what it touched.
+
+    A ``control`` variant is the result rewritten without any change (a workbook saved again):
+    when it no longer scores 1, the rewriting itself changes the score, and the variants made by
+    that rewriting prove nothing; they are not counted. An ``untried`` entry (no result) names a
+    part of what the metric checks that the maker cannot vary: reported as not covered."""
+
+    kind: str
+    where: str
+    result: Any = None
+    control: bool = False
+    untried: bool = False
+
+
 def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
     sig = inspect.signature(fn)
@@ -134,6 +152,10 @@ getters: Registry[Callable[..., Any]] = Registry("getter")
 #: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring; a
 #: :class:`Scored` instead of the float keeps the parts the score was judged on.
 metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
+#: ``fn(result, expected, options: dict, workdir: Path) -> Iterable[NearMiss]``, registered under the
+#: name of the metric it serves: almost-right variants of the result that metric scored 1, aimed at
+#: what the metric claims to check (files are written under ``workdir``).
+near_misses: Registry[Callable[..., Iterable[NearMiss]]] = Registry("near-miss maker")
 #: ``factory(settings: AgentSettings) -> Agent``.
 agents: Registry[Callable[..., Any]] = Registry("agent")
 #: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.environments.provider``).

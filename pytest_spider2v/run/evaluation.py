@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_spider2v.environments.base import EnvironmentFault
@@ -28,11 +28,26 @@ from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import EvaluatorSpec, GetterSpec
 
 
+@dataclass(frozen=True)
+class Fetched:
+    """What one metric was given and what it scored: kept so that ``--validate`` can give the
+    metric almost-right variants of the same result without another episode."""
+
+    func: str
+    result: Any
+    expected: Any
+    options: Mapping[str, Any]
+    takes_expected: bool  #: called as ``metric(result, expected, **options)``, else ``metric(result, **options)``
+    score: float
+
+
 @dataclass
 class Evaluation:
     score: float
     detail: str
     metrics: list[MetricResult] = field(default_factory=list)
+    #: each metric's inputs, as fetched in this run (empty for an outcome read from a record)
+    fetched: list[Fetched] = field(default_factory=list)
 
 
 def evaluate(ctx: TaskContext) -> Evaluation:
@@ -47,16 +62,17 @@ def evaluate(ctx: TaskContext) -> Evaluation:
         return Evaluation(0.0, "the agent gave up (FAIL)")
 
     results: list[MetricResult] = []
+    fetched: list[Fetched] = []
     for i, name in enumerate(funcs):
-        result = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {})
+        result = _one_metric(ctx, name, _nth(ev.result, i), _nth(ev.expected, i), _nth(ev.options, i) or {}, fetched)
         results.append(result)
         if ev.conj == "and" and result.score == 0:
-            return Evaluation(0.0, _describe(results), results)
+            return Evaluation(0.0, _describe(results), results, fetched)
         if ev.conj == "or" and result.score == 1:
-            return Evaluation(1.0, _describe(results), results)
+            return Evaluation(1.0, _describe(results), results, fetched)
     scores = [r.score for r in results]
     score = sum(scores) / len(scores) if ev.conj == "and" else max(scores)
-    return Evaluation(score, _describe(results), results)
+    return Evaluation(score, _describe(results), results, fetched)
 
 
 def _nth(slot: Any, i: int) -> Any:
@@ -64,18 +80,33 @@ def _nth(slot: Any, i: int) -> Any:
 
 
 def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, expected_spec: GetterSpec | None,
-                options: Mapping[str, Any]) -> MetricResult:
-    """The metric's verdict: its score and why (and the parts of a :class:`Scored`)."""
-    metric = metrics.get(name)
+                options: Mapping[str, Any], fetched: list[Fetched]) -> MetricResult:
+    """The metric's verdict: its score and why (and the parts of a :class:`Scored`); what it was
+    given is appended to ``fetched``."""
+    metrics.get(name)  # an unavailable metric skips the task before anything is fetched
     try:
         result = _fetch(ctx, result_spec)
         expected = _fetch(ctx, expected_spec)
     except FileNotFoundError as exc:
         return MetricResult(name, 0.0, f"file not found: {exc}")
+    inputs = Fetched(name, result, expected, options, expected_spec is not None, 0.0)
+    verdict = score_metric(inputs)
+    fetched.append(replace(inputs, score=verdict.score))
+    return verdict
+
+
+def score_metric(inputs: Fetched) -> MetricResult:
+    """Call the metric on ``inputs`` as the evaluator does: an exception scores 0 (the original's
+    rule), what the metric logs says why."""
+    name = inputs.func
+    metric = metrics.get(name)
     parts: tuple[Mapping[str, Any], ...] = ()
     with _captured_logs(metric.__module__.split(".")[0]) as lines:
         try:
-            value = metric(result, **options) if expected_spec is None else metric(result, expected, **options)
+            if inputs.takes_expected:
+                value = metric(inputs.result, inputs.expected, **inputs.options)
+            else:
+                value = metric(inputs.result, **inputs.options)
         except (EnvironmentFault, Unavailable):
             raise
         except Exception as exc:  # the original scores any metric exception as 0

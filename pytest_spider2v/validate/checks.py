@@ -1,8 +1,14 @@
 """``--validate``: check the tasks themselves instead of an agent.
 
-Each task gets up to three items, so failures are precise and ``--lf`` reruns only what failed:
+Each task gets up to four items, so failures are precise and ``--lf`` reruns only what failed:
 
 * ``[validate-reference]`` its reference solution (``solution.py``) must score 1;
+* ``[validate-near-miss]`` every metric that scored the reference run's result 1 must score
+  below 1 on each almost-right variant of that result (one value changed, one row dropped, ...:
+  :mod:`.near_miss`); a variant still scoring 1 is a lax evaluation, and fails the check unless
+  the task is on the errata list as ``lax_evaluator``. It reuses the reference run's fetched
+  results (the two checks of a task run in one process, in order); run alone (``-k near-miss``,
+  ``--lf``) it runs the reference solution first;
 * ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
   (the evaluator checks the outcome, not merely that something happened); project tasks, and
   tasks whose format makes one (a DABench question: its labels with one sub-answer perturbed);
@@ -40,9 +46,11 @@ import pytest
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.run.episode import settled
+from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.tasks.errata import INSTRUCTION_CANNOT_PASS
 from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.validate.near_miss import try_near_misses
 from pytest_spider2v.validate.tree_mask import mask_clocks
 
 
@@ -53,6 +61,7 @@ class Check:
     solution: str | None  #: solution file the agent replays, in the task folder
     expected: float  #: the score the check requires
     same_resets: bool = False  #: first compare the accessibility trees of two resets
+    near_misses: bool = False  #: vary the reference run's fetched results instead of judging a score
 
 
 #: The ``user_properties`` entry of a check that got through its task's setup (to a score, or to
@@ -62,22 +71,29 @@ SET_UP = "spider2v_set_up"
 #: followed the instruction and scored below 1, as the errata list says it must.
 ERRATUM_SHOWN = "spider2v_erratum_shown"
 
+#: The ``user_properties`` entry of a near-miss check: what it tried (:meth:`NearMisses.to_json`).
+NEAR_MISSES = "spider2v_near_misses"
+
 REFERENCE = Check("reference", "oracle", "solution.py", 1.0)
+NEAR_MISS = Check("near-miss", "oracle", "solution.py", 1.0, near_misses=True)
 WRONG = Check("wrong", "oracle", "wrong_solution.py", 0.0)
 RESET = Check("reset", "noop", None, 0.0, same_resets=True)
 NOOP = Check("noop", "noop", None, 0.0)
-CHECKS = (REFERENCE, WRONG, RESET, NOOP)
+CHECKS = (REFERENCE, NEAR_MISS, WRONG, RESET, NOOP)
 #: the check a ``--validate`` item runs
 CHECK = pytest.StashKey[Check]()
+#: The outcome of each task's reference run in this process, by task key: its near-miss check
+#: varies the results it fetched.
+REFERENCE_OUTCOMES = pytest.StashKey[dict[str, Evaluation]]()
 
 
 def task_checks(task: Task) -> tuple[Check, ...]:
-    """The checks of one task: the reference; the wrong solution where the task has one to give
+    """The checks of one task: the reference and its near misses; the wrong solution where the task has one to give
     (a project task must: a missing file fails; a task format may make one; a Spider2-V checkout
     task has none); two resets alike then the do-nothing agent where the environment has a screen,
     else the do-nothing agent alone."""
     wrong = task.layout == "project" or WRONG.solution in task.made_solutions
-    return (REFERENCE, *([WRONG] if wrong else []), RESET if _has_screen(task.spec.snapshot) else NOOP)
+    return (REFERENCE, NEAR_MISS, *([WRONG] if wrong else []), RESET if _has_screen(task.spec.snapshot) else NOOP)
 
 
 @lru_cache(maxsize=64)
@@ -112,8 +128,13 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
                                         lineterm="", n=1)
             message = "two resets gave different accessibility trees:\n" + "\n".join(list(diff)[:40])
             spider2v_run.fail(message)
+    if check.near_misses:
+        _check_near_misses(request, spider2v_run)
+        return
     outcome = spider2v_run.outcome()
     mark_set_up(request.node)
+    if check is REFERENCE:
+        request.config.stash.setdefault(REFERENCE_OUTCOMES, {})[task.key] = outcome
     erratum = task.erratum
     if check is REFERENCE and erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
         if outcome.score < 1:  # the solution followed the instruction, and the defect shows
@@ -126,6 +147,33 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
                     f"{outcome.detail}", pytrace=False)
+
+
+def _check_near_misses(request: pytest.FixtureRequest, run: TaskRun) -> None:
+    """Vary what the reference run fetched; fail on a variant a metric still scores 1, unless
+    the errata list already names the task's evaluator as lax."""
+    task = run.task
+    outcome = request.config.stash.get(REFERENCE_OUTCOMES, {}).pop(task.key, None)
+    if outcome is None:  # the reference check did not run in this process: run its solution here
+        outcome = run.outcome()
+        mark_set_up(request.node)
+    erratum = task.erratum
+    if outcome.score < 1:
+        if erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
+            run.record.finish("passed", outcome.score, f"no right result to vary: on the errata list ({erratum.kind})")
+            return  # its reference check shows the erratum
+        run.fail(f"near-miss: the reference solution scored {outcome.score:g}, so there is no right result to vary: "
+                 f"{outcome.detail}")
+    if not outcome.fetched:
+        run.skip("near-miss: the reference outcome was read from an earlier record (--resume): nothing fetched to vary")
+    found = try_near_misses(outcome.fetched, run.record.directory / "near-misses")
+    request.node.user_properties.append((NEAR_MISSES, found.to_json()))
+    lax = found.lax
+    if lax and not (erratum is not None and erratum.kind == "lax_evaluator"):
+        run.fail(f"near-miss: a lax evaluation, {len(lax)} of {len(found.trials)} near misses still scored 1 "
+                 f"(add the task to pytest_spider2v/tasks/errata.yaml as lax_evaluator, or fix the evaluator):\n"
+                 + "\n".join(f"  {trial.describe()}" for trial in lax[:20]))
+    run.record.finish("passed", outcome.score, found.summary())
 
 
 def mark_set_up(item: pytest.Item) -> None:

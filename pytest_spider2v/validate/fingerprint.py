@@ -56,12 +56,12 @@ import yaml
 
 from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR, SOLUTION_HELPERS_DIR
 from pytest_spider2v.environments.snapshots import load_snapshots, recipe_parent
-from pytest_spider2v.registry import EXTENSIONS_GROUP, Registry, getters, metrics, setup_steps
+from pytest_spider2v.registry import EXTENSIONS_GROUP, Registry, getters, metrics, near_misses, setup_steps
 from pytest_spider2v.tasks.model import BUILT_IN_LAYOUTS, Task
 from pytest_spider2v.validate.checks import CHECKS
 
 #: Changes whenever what a fingerprint covers changes, so old states stop matching.
-FORMAT = "spider2v-fingerprint/2"
+FORMAT = "spider2v-fingerprint/3"
 #: Never part of anything a task depends on: caches that come and go with runs.
 IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 #: Longest string in a task's parameters that may be a host path (longer ones are scripts).
@@ -328,12 +328,14 @@ class Fingerprinter:
 
     def __init__(self, environments_dir: Path = RECIPES_DIR, *,
                  steps: Registry[Any] = setup_steps, getters: Registry[Any] = getters,
-                 metrics: Registry[Any] = metrics, packages: Iterable[str] | None = None,
+                 metrics: Registry[Any] = metrics, near_misses: Registry[Any] = near_misses,
+                 packages: Iterable[str] | None = None,
                  helpers_dir: Path = SOLUTION_HELPERS_DIR, guest_dir: Path = GUEST_SERVER_DIR) -> None:
         self.environments_dir = environments_dir
         self.helpers_dir = helpers_dir
         self.guest_dir = guest_dir
         self.registries = {"setup step": steps, "getter": getters, "metric": metrics}
+        self.near_misses = near_misses
         self.code = CodeDigests(packages)
         self._snapshots_file = yaml.safe_load((environments_dir / "snapshots.yaml").read_text()) or {}
         self._snapshots = load_snapshots(environments_dir)
@@ -420,6 +422,9 @@ class Fingerprinter:
                 out[f"{kind} {name}"] = f"unavailable: {entry.unavailable if entry else 'unknown'}"
             else:
                 out[f"{kind} {name}"] = self.code.digest(entry.obj)
+            maker = self.near_misses.entry(name) if kind == "metric" and name in self.near_misses else None
+            if maker is not None and maker.obj is not None:  # the near-miss check's verdict depends on it
+                out[f"near-miss maker {name}"] = self.code.digest(maker.obj)
         return out
 
     def _solutions(self, task: Task) -> dict[str, str]:

@@ -1,13 +1,16 @@
 """``--validate`` as a pytest plugin (an extension of the plugin, loaded through the
 ``pytest_spider2v`` entry-point group): its options, the check items it makes of each task file
-(:func:`pytest_spider2v_make_items`), and the selection and summary plugins of a validating run.
+(:func:`pytest_spider2v_make_items`), the selection and summary plugins of a validating run, and
+the xdist scheduler that keeps a task's checks together.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 from pytest_spider2v.plugin.collection import TaskFile, TaskItem
 from pytest_spider2v.tasks.model import Task
@@ -41,6 +44,23 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.spider2v_run_name = config.getoption("spider2v_run_name") or "validate"
     config.pluginmanager.register(ValidationSelection(config), "spider2v-validation-selection")
     config.pluginmanager.register(ValidationSummary(config), "spider2v-validation-summary")
+
+
+class TaskScheduling(LoadScopeScheduling):
+    """xdist's load balancing by task: the checks of one task run in one worker, in order, so its
+    near-miss check finds the reference run's fetched results (a node id's task is what comes
+    before ``[validate-``; grouping by file would put a whole DABench questions file on one)."""
+
+    def _split_scope(self, nodeid: str) -> str:
+        return nodeid.split("[validate-", 1)[0]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> TaskScheduling | None:
+    """Under ``--validate`` and xdist's default ``--dist load``, schedule by task."""
+    if config.getoption("spider2v_validate") and config.getoption("dist") == "load":
+        return TaskScheduling(config, log)
+    return None
 
 
 def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[pytest.Item] | None:

@@ -9,6 +9,10 @@ following the instruction, scored below 1).
 The files, collected and runnable columns read the task files of the paths pytest was given;
 the other three come from the check reports (under xdist the controller reads them from the
 reports its workers send), so ``-k`` or ``--validate-changed`` shrink only "checked".
+
+A second table gives the near-miss checks per app: the variants tried and caught, the tasks with
+a lax evaluation (a variant still scored 1), and what no maker could vary; the lax ones and the
+uncovered metrics are listed below it by task.
 """
 
 from __future__ import annotations
@@ -21,7 +25,8 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.plugin.workers import is_worker
-from pytest_spider2v.validate.checks import ERRATUM_SHOWN, SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, NEAR_MISSES, SET_UP
+from pytest_spider2v.validate.near_miss import NearMisses
 from pytest_spider2v.validate.selection import PROPERTY
 
 
@@ -34,12 +39,22 @@ class _AppChecks:
     shown: set[str] = field(default_factory=set)
 
 
+@dataclass
+class _AppNearMisses:
+    tasks: set[str] = field(default_factory=set)
+    tried: int = 0
+    caught: int = 0
+    lax: dict[str, list[str]] = field(default_factory=dict)  #: task -> the variants still scored 1
+    uncovered: dict[str, list[str]] = field(default_factory=dict)  #: task -> what no maker varied
+
+
 class ValidationSummary:
     """The pytest plugin behind the table (registered by :mod:`.plugin` for ``--validate``)."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.apps: dict[str, _AppChecks] = defaultdict(_AppChecks)
+        self.near_misses: dict[str, _AppNearMisses] = defaultdict(_AppNearMisses)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
@@ -54,6 +69,16 @@ class ValidationSummary:
             figures.set_up.add(check["task"])
         if check["check"] == "reference" and report.passed:
             (figures.shown if properties.get(ERRATUM_SHOWN) else figures.solved).add(check["task"])
+        if (tried := properties.get(NEAR_MISSES)) is not None:
+            found, near = NearMisses.from_json(tried), self.near_misses[app]  # type: ignore[arg-type]
+            near.tasks.add(check["task"])
+            near.tried += len(found.trials)
+            near.caught += found.caught
+            if found.lax:
+                near.lax[check["task"]] = [trial.describe() for trial in found.lax]
+            if found.uncovered or found.unusable:
+                near.uncovered[check["task"]] = [*found.uncovered, *(f"{f}: rewriting changes the score"
+                                                                     for f in found.unusable)]
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if is_worker(self.config) or not self.apps:
@@ -61,6 +86,10 @@ class ValidationSummary:
         terminalreporter.write_sep("=", "spider2v validation per app")
         for line in self.table():
             terminalreporter.write_line(line)
+        if self.near_misses:
+            terminalreporter.write_sep("=", "spider2v near misses per app")
+            for line in self.near_miss_table():
+                terminalreporter.write_line(line)
 
     def table(self) -> list[str]:
         """The table's lines: one per app, then the totals."""
@@ -76,6 +105,21 @@ class ValidationSummary:
                  ("total", *totals)]
         width = max(len(str(line[0])) for line in lines)
         return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+
+    def near_miss_table(self) -> list[str]:
+        """Per app: tasks checked, variants tried and caught, tasks with a lax evaluation, tasks
+        with something not covered; then the lax variants and the uncovered parts by task."""
+        rows = [(app, len(n.tasks), n.tried, n.caught, len(n.lax), len(n.uncovered))
+                for app, n in sorted(self.near_misses.items())]
+        totals = [sum(row[i] for row in rows) for i in range(1, 6)]  # type: ignore[misc]
+        lines = [("app", "tasks", "tried", "caught", "lax", "uncovered"), *rows, ("total", *totals)]
+        width = max(len(str(line[0])) for line in lines)
+        out = [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+        for label, attribute in (("lax", "lax"), ("not covered", "uncovered")):
+            for app, near in sorted(self.near_misses.items()):
+                for task, what in sorted(getattr(near, attribute).items()):
+                    out.append(f"{label}: {task}: " + "; ".join(what[:5]) + (f"; ... ({len(what)} in all)" if len(what) > 5 else ""))
+        return out
 
     def _static_figures(self) -> dict[str, tuple[int, int, int]]:
         """App -> (task files, collected, runnable) over the paths pytest was given."""

@@ -233,12 +233,13 @@ def test_dev_set_markers_follow_level_and_concepts(published: list[Task]) -> Non
 # -- --validate ---------------------------------------------------------------------------------
 
 
-def test_validate_gives_each_question_the_reference_wrong_and_noop_checks(pytester: pytest.Pytester) -> None:
+def test_validate_gives_each_question_the_reference_near_miss_wrong_and_noop_checks(pytester: pytest.Pytester) -> None:
     checkout(pytester.path, questions=QUESTIONS[:1])
     found, _ = pytester.inline_genitems(".", "--validate")
     assert [item.name for item in found] == [
-        "q0-titanic[validate-reference]", "q0-titanic[validate-wrong]", "q0-titanic[validate-noop]"]
-    reference, wrong, noop = found
+        "q0-titanic[validate-reference]", "q0-titanic[validate-near-miss]", "q0-titanic[validate-wrong]",
+        "q0-titanic[validate-noop]"]
+    reference, _, wrong, noop = found
     assert reference.stash[TASK].solution == reference.stash[TASK].made_solutions["solution.py"]
     assert wrong.stash[TASK].solution.endswith("DONE\n@mean_fare[35.65]\n")
     assert (noop.stash[CHECK].agent, noop.stash[CHECK].same_resets) == ("noop", False)

@@ -74,10 +74,11 @@ def test_the_do_nothing_agent_fails_every_question_with_score_0_and_none_errors(
 def test_validate_checks_every_question(pytester: pytest.Pytester, checkout: Path) -> None:
     result = pytester.runpytest_subprocess(".", "--validate", "--provider", "local", "-p", "no:cacheprovider",
                                            "--validation-state", "state.json")
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=8)
     state = json.loads((pytester.path / "state.json").read_text())
     assert sorted(state["tasks"]) == ["dabench/q0-titanic", "dabench/q3-titanic"]
     result.stdout.fnmatch_lines(["dabench*1*2*2*2*2*2*0"])  # files, collected, runnable, checked, set up, solved, errata
+    result.stdout.fnmatch_lines(["*near misses per app*", "dabench*2*6*6*0*0"])  # tasks, tried, caught, lax, uncovered
 
 
 def test_resume_keeps_the_finished_questions(pytester: pytest.Pytester, checkout: Path) -> None:

@@ -146,11 +146,12 @@ def test_every_task_file_of_the_sample_collects_without_errors(pytester: pytest.
     assert len(by_marker) == 20  # the published dbt tasks that need a dbt Cloud account
 
 
-def test_validate_gives_three_checks_per_task_file_not_per_variant(pytester: pytest.Pytester) -> None:
+def test_validate_gives_four_checks_per_task_file_not_per_variant(pytester: pytest.Pytester) -> None:
     write_task(pytester.path, sum_sales(), verbose=VERBOSE)
     result = pytester.runpytest("tasks", "--validate", "--collect-only", "-q", "-m", "calc")
     assert collected(result) == [
         "tasks/calc/sum-sales/task.json::sum-sales[validate-reference]",
+        "tasks/calc/sum-sales/task.json::sum-sales[validate-near-miss]",
         "tasks/calc/sum-sales/task.json::sum-sales[validate-wrong]",
         "tasks/calc/sum-sales/task.json::sum-sales[validate-reset]",
     ]
@@ -179,11 +180,11 @@ def test_python_files_in_a_checkout_task_folder_are_data_not_test_modules(pytest
     assert result.ret == 0
 
 
-def test_validate_gives_a_checkout_task_the_reference_and_reset_checks(pytester: pytest.Pytester) -> None:
+def test_validate_gives_a_checkout_task_the_reference_near_miss_and_reset_checks(pytester: pytest.Pytester) -> None:
     write_checkout_task(pytester.path / "checkout", sum_sales())
     result = pytester.runpytest("checkout", "--validate", "--collect-only", "-q")
     assert [item.split("::")[1] for item in collected(result)] == [
-        "sum-sales[validate-reference]", "sum-sales[validate-reset]"]
+        "sum-sales[validate-reference]", "sum-sales[validate-near-miss]", "sum-sales[validate-reset]"]
 
 
 def test_a_checkout_task_without_solution_that_cannot_run_is_skipped_for_why_it_cannot(

@@ -287,16 +287,32 @@ import pytest
 
 sys.path.insert(0, {str(REPO)!r})
 from pytest_spider2v.plugin.keys import TASK
-from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.run.evaluation import Evaluation, Fetched
 from pytest_spider2v.validate.checks import CHECK
 from tests.support.factories import make_context
 
 
+class FakeRecord:
+    def __init__(self, directory):
+        self.directory = directory
+
+    def finish(self, *args):
+        pass
+
+
 class FakeRun:
-    """Scores each check from the task folder's scores.json (default: what the check expects)."""
+    """Scores each check from the task folder's scores.json (default: what the check expects);
+    a run scoring 1 fetched one exact answer, for the near-miss check to vary."""
 
     def __init__(self, item):
         self.task, self.check = item.stash[TASK], item.stash[CHECK]
+        self.record = FakeRecord(item.path.parent / ".records" / item.name)
+
+    def fail(self, message):
+        pytest.fail(message, pytrace=False)
+
+    def skip(self, reason):
+        pytest.skip(reason)
 
     def skip_if_unavailable(self):
         pass
@@ -313,7 +329,9 @@ class FakeRun:
         score = json.loads(scores.read_text()).get(self.check.name) if scores.exists() else None
         if score == "skip":
             pytest.skip("cannot run here")
-        return Evaluation(self.check.expected if score is None else float(score), "stand-in")
+        score = self.check.expected if score is None else float(score)
+        fetched = [Fetched("exact_match", "x", None, {{"rules": {{"expected": "x"}}}}, False, score)]
+        return Evaluation(score, "stand-in", fetched=fetched)
 
 
 @pytest.fixture
@@ -348,7 +366,7 @@ def test_a_validate_run_records_only_tasks_whose_checks_all_passed(pytester: pyt
                                            "calc/elsewhere": "kept"}}))
     state.chmod(0o640)
     result = pytester.runpytest("tasks", "--validate", "--validation-state", "state.json", "-p", "no:cacheprovider", *xdist)
-    result.assert_outcomes(passed=7, failed=1, skipped=1)
+    result.assert_outcomes(passed=10, failed=1, skipped=1)
     assert state_of(state) == {
         "calc/good": Fingerprinter().fingerprint(load_tasks(good)[0]),
         "calc/skipper": "validated-before",  # skipped: not validated now, not failed either
@@ -362,7 +380,7 @@ def test_a_run_of_some_checks_records_nothing(pytester: pytest.Pytester) -> None
     pytester.makeconftest(CONFTEST)
     project_task(pytester.path, "calc", "good")
     result = pytester.runpytest("tasks", "--validate", "-k", "reference", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=1, deselected=2)
+    result.assert_outcomes(passed=1, deselected=3)
     assert not (pytester.path / "validation-state.json").exists()
 
 
@@ -371,7 +389,7 @@ def test_validate_changed_deselects_unchanged_tasks_except_a_sample_per_family(p
     for task_id in ("a1", "a2", "a3"):
         project_task(pytester.path, "calc", task_id)
     project_task(pytester.path, "postgresql", "d1", snapshot="databases")
-    pytester.runpytest("tasks", "--validate", "-p", "no:cacheprovider").assert_outcomes(passed=12)
+    pytester.runpytest("tasks", "--validate", "-p", "no:cacheprovider").assert_outcomes(passed=16)
     assert len(state_of(pytester.path / "validation-state.json")) == 4
     assert (pytester.path / "validation-state.json").stat().st_mode & 0o044 == 0o044  # others may read it
 
@@ -379,13 +397,13 @@ def test_validate_changed_deselects_unchanged_tasks_except_a_sample_per_family(p
     assert {line.split("::")[0] for line in nothing_changed.outlines if "::" in line} == {
         "tasks/calc/a1/task.json", "tasks/postgresql/d1/task.json"}  # the first task of each image family
     nothing_changed.stdout.fnmatch_lines(["*0 tasks changed or not validated, 2 sampled, 2 unchanged (deselected)",
-                                          "6/12 tests collected (6 deselected)*"])
+                                          "8/16 tests collected (8 deselected)*"])
 
     (pytester.path / "tasks" / "calc" / "a3" / "data.csv").write_text("a,b\n")
     result = pytester.runpytest("tasks", "--validate-changed", "-n", "2", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=9, deselected=3)
+    result.assert_outcomes(passed=12, deselected=4)
     result.stdout.fnmatch_lines(["*1 tasks changed or not validated, 2 sampled, 1 unchanged (deselected)"])
 
     none = pytester.runpytest("tasks", "--validate-changed", "--validate-sample", "0", "-p", "no:cacheprovider")
     assert none.ret == 0  # nothing changed is a success, not "no tests collected"
-    none.assert_outcomes(deselected=12)
+    none.assert_outcomes(deselected=16)
