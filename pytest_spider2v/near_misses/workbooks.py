@@ -241,8 +241,8 @@ def _retyped(ws: Any, chart: Any) -> None:
 
 
 def _retitled(ws: Any, chart: Any) -> None:
-    from openpyxl.chart.title import Title
     from openpyxl.chart.text import RichText, Text
+    from openpyxl.chart.title import Title
     from openpyxl.drawing.text import Paragraph, RegularTextRun
 
     current = ""
