@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import yaml
 
-from pytest_spider2v.near_misses.values import changed, changed_text, middle, numbered
+from pytest_spider2v.near_misses.values import changed, changed_text, middle, numbered, rules_of
 from pytest_spider2v.registry import NearMiss, near_misses
 
 _ANSWER_PAIR = re.compile(r"@(\w+)\[(.*?)\]")
@@ -22,7 +22,7 @@ _ANSWER_PAIR = re.compile(r"@(\w+)\[(.*?)\]")
 def include_exclude(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """Each included text changed where it appears; each excluded text added; a URL's path
     segments and query values changed one at a time (what a URL check claims to pin down)."""
-    rules = options.get("rules") or {}
+    rules = rules_of(expected, options) or {}
     includes, excludes = list(rules.get("include", [])), list(rules.get("exclude", []))
     if isinstance(result, str):
         for text in includes:
@@ -85,7 +85,7 @@ def literal(result: Any, expected: Any, options: Mapping[str, Any], workdir: Pat
 
 @near_misses.register("is_not_in_list")
 def not_in_list(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
-    excluded = (options.get("rules") or {}).get("exclude")
+    excluded = (rules_of(expected, options) or {}).get("exclude")
     if isinstance(result, list):
         for item in excluded if isinstance(excluded, list) else [excluded]:
             yield NearMiss("forbidden item added", f"{item!r}", [*result, item])
@@ -200,7 +200,7 @@ def yaml_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: P
         document = yaml.safe_load("".join(lines))
     except yaml.YAMLError:
         return
-    for match_type, key_path, _ in options.get("rules") or []:
+    for match_type, key_path, _ in rules_of(expected, options) or []:
         change = (lambda value: None) if match_type == "not_null" else changed
         wrong = _replaced(document, list(key_path), change)
         if wrong is not _MISSING:

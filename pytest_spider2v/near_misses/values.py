@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -64,3 +65,9 @@ def numbered(folder: Path, name: str) -> Path:
 def middle(count: int, first: int = 0) -> int:
     """The middle index of ``range(first, count)``."""
     return first + (count - first) // 2
+
+
+def rules_of(expected: Any, options: Mapping[str, Any]) -> Any:
+    """A rule-checking metric's rules: what the task's ``rule`` getter gave as the expected
+    value (the original's way), else the ``rules`` option."""
+    return expected if expected is not None else options.get("rules")

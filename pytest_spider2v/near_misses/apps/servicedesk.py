@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_spider2v.metrics.apps.servicedesk import ticket_matches
-from pytest_spider2v.near_misses.values import changed, changed_text
+from pytest_spider2v.near_misses.values import changed, changed_text, rules_of
 from pytest_spider2v.registry import NearMiss, near_misses
 
 
@@ -18,7 +18,7 @@ from pytest_spider2v.registry import NearMiss, near_misses
 def tickets(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     if not isinstance(result, list) or not all(isinstance(t, dict) for t in result):
         return
-    rules = options.get("rules") or {}
+    rules = rules_of(expected, options) or {}
     for wanted in rules.get("tickets", []):
         i = next((i for i, ticket in enumerate(result) if not ticket_matches(ticket, wanted)), None)
         if i is None:

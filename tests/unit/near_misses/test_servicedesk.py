@@ -11,5 +11,5 @@ def test_ticket_fields_and_counts(tmp_path: Path) -> None:
     tickets = [{"id": 1, "Subject": "Printer jam", "Status": "resolved", "CC": ["a@x.org"]},
                {"id": 2, "Subject": "VPN down", "Status": "open", "CC": []}]
     rules = {"tickets": [{"Subject": "printer jam", "Status": "resolved"}, {"Subject": {"contains": "VPN"}}]}
-    found = near_misses_of("rt_tickets_match", tickets, options={"rules": rules}, workdir=tmp_path)
+    found = near_misses_of("rt_tickets_match", tickets, rules, workdir=tmp_path)
     assert_all_caught(found, 5)

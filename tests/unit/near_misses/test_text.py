@@ -18,9 +18,9 @@ def test_changed_values_differ_in_kind_not_type() -> None:
 
 
 def test_include_exclude_on_script_output(tmp_path: Path) -> None:
+    """The rules as the original gives them: the expected value, from a ``rule`` getter."""
     rules = {"include": ["rows: 42", "PASS"], "exclude": ["ERROR"]}
-    found = near_misses_of("check_include_exclude", "check 1\nrows: 42\nPASS\n", options={"rules": rules},
-                           workdir=tmp_path)
+    found = near_misses_of("check_include_exclude", "check 1\nrows: 42\nPASS\n", rules, workdir=tmp_path)
     assert_all_caught(found, at_least=3)
     assert {t.kind for t in found.trials} == {"token changed", "forbidden text added"}
 
