@@ -8,6 +8,6 @@ through the ``pytest_spider2v`` entry points. A metric without a maker is report
 covered, never as passed.
 """
 
-from pytest_spider2v.near_misses import apps, databases, notebooks, tables, text, workbooks
+from pytest_spider2v.near_misses import apps, databases, images, notebooks, tables, text, workbooks
 
-__all__ = ["apps", "databases", "notebooks", "tables", "text", "workbooks"]
+__all__ = ["apps", "databases", "images", "notebooks", "tables", "text", "workbooks"]
