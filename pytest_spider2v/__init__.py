@@ -19,7 +19,7 @@ once the extensions load. The package's own layout is described in ARCHITECTURE.
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.provider import Provider, owner_alive
-from pytest_spider2v.registry import Scored, Unavailable, UnknownName
+from pytest_spider2v.registry import NearMiss, Scored, Unavailable, UnknownName
 from pytest_spider2v.run.agent import (
     Action,
     Agent,
@@ -37,7 +37,7 @@ from pytest_spider2v.tasks.model import Task, TaskFormatError, TaskSpec
 
 __all__ = [
     # what registered code returns or raises
-    "Scored", "Unavailable", "UnknownName",
+    "NearMiss", "Scored", "Unavailable", "UnknownName",
     # setup steps and getters: what they receive
     "TaskContext", "Task", "TaskSpec",
     # environments and providers
