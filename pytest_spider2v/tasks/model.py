@@ -28,6 +28,7 @@ from typing import Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, field_validator
 
 from pytest_spider2v.tasks.errata import Erratum, erratum_of
+from pytest_spider2v.tasks.gui_routes import gui_route
 
 PROJECT_FILE = "task.json"
 VERBOSE_FILE = "verbose_instruction.txt"
@@ -199,6 +200,12 @@ class Task:
         return erratum_of(self.app, self.id)
 
     @property
+    def gui_route(self) -> str | None:
+        """The kind of UI action the task's reference solution performs through the screen
+        alone, when it is a GUI route (:mod:`pytest_spider2v.tasks.gui_routes`)."""
+        return gui_route(self.solution)
+
+    @property
     def difficulty(self) -> str:
         """A difficulty tag when the task has one (a task format's own level), else from
         ``action_number`` as the paper grades its tasks."""
@@ -210,8 +217,11 @@ class Task:
 
     @property
     def markers(self) -> list[str]:
-        """Marker names: each related app, category, interface, variant, account, difficulty, errata."""
+        """Marker names: each related app, category, interface, variant, account, difficulty, errata,
+        and ``gui`` for a task whose reference solution is a GUI route, whatever its interface tag."""
         names = [*self.spec.related_apps, self.category, self.interface, self.variant, self.difficulty]
+        if self.gui_route is not None:
+            names.append("gui")
         if self.account:
             names.append("account")
         if self.erratum is not None:

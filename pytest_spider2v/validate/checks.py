@@ -18,6 +18,10 @@ Each task gets up to four items, so failures are precise and ``--lf`` reruns onl
 * ``[validate-noop]`` instead, in an environment without a screen (no tree to compare): the
   do-nothing agent must score 0.
 
+A reference solution that is a GUI route (its header says ``# route: gui: <kind of UI action>``,
+:mod:`pytest_spider2v.tasks.gui_routes`) proves with its reference check that the task can be
+solved through the screen alone here; the per-app table counts those under "gui route".
+
 A Spider2-V checkout's task gets the reference and reset checks; its reference solution is the
 one written here (:data:`~pytest_spider2v.environments.locations.SPIDER2V_SOLUTIONS_DIR`). Where none is written yet the
 reference check skips saying so, while a project task without ``solution.py`` fails.
@@ -71,6 +75,9 @@ SET_UP = "spider2v_set_up"
 #: followed the instruction and scored below 1, as the errata list says it must.
 ERRATUM_SHOWN = "spider2v_erratum_shown"
 
+#: The ``user_properties`` entry of a reference check whose solution is a GUI route: the kind of
+#: UI action it performs (:mod:`pytest_spider2v.tasks.gui_routes`).
+GUI_ROUTE = "spider2v_gui_route"
 #: The ``user_properties`` entry of a near-miss check: what it tried (:meth:`NearMisses.to_json`).
 NEAR_MISSES = "spider2v_near_misses"
 
@@ -135,6 +142,8 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
     mark_set_up(request.node)
     if check is REFERENCE:
         request.config.stash.setdefault(REFERENCE_OUTCOMES, {})[task.key] = outcome
+        if task.gui_route is not None:
+            request.node.user_properties.append((GUI_ROUTE, task.gui_route))
     erratum = task.erratum
     if check is REFERENCE and erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
         if outcome.score < 1:  # the solution followed the instruction, and the defect shows

@@ -73,6 +73,8 @@ def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[p
 
 
 def _check_item(parent: TaskFile, task: Task, check: Check) -> TaskItem:
+    if task.gui_route is not None:  # every check of a task with a GUI route carries its marker
+        task = replace(task, extra_markers=(*task.extra_markers, "gui"))
     if check.solution and check.solution in task.made_solutions:
         task = replace(task, solution=task.made_solutions[check.solution])
     elif check.solution and task.layout == "project":

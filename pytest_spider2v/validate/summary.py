@@ -5,7 +5,8 @@ run checked, how many set up and how many its reference solutions solved.
 "Set up" is measured, not inferred: a task counts when one of its checks got through its setup
 to the evaluator's score, or to both resets' trees. "Solved" means its reference check passed
 with a score of 1; "errata", that it passed by showing the task's erratum (the reference,
-following the instruction, scored below 1).
+following the instruction, scored below 1); "gui route", that the solution which scored 1 is a
+GUI route (it worked through the screen alone).
 The files, collected and runnable columns read the task files of the paths pytest was given;
 the other three come from the check reports (under xdist the controller reads them from the
 reports its workers send), so ``-k`` or ``--validate-changed`` shrink only "checked".
@@ -25,7 +26,7 @@ from typing import Any
 import pytest
 
 from pytest_spider2v.plugin.workers import is_worker
-from pytest_spider2v.validate.checks import ERRATUM_SHOWN, NEAR_MISSES, SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, NEAR_MISSES, SET_UP
 from pytest_spider2v.validate.near_miss import NearMisses
 from pytest_spider2v.validate.selection import PROPERTY
 
@@ -37,6 +38,8 @@ class _AppChecks:
     solved: set[str] = field(default_factory=set)
     #: on the errata list: the reference, following the instruction, scored below 1 as listed
     shown: set[str] = field(default_factory=set)
+    #: solved by a reference solution that is a GUI route
+    gui_routes: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -69,6 +72,8 @@ class ValidationSummary:
             figures.set_up.add(check["task"])
         if check["check"] == "reference" and report.passed:
             (figures.shown if properties.get(ERRATUM_SHOWN) else figures.solved).add(check["task"])
+            if properties.get(GUI_ROUTE) and not properties.get(ERRATUM_SHOWN):
+                figures.gui_routes.add(check["task"])
         if (tried := properties.get(NEAR_MISSES)) is not None:
             found, near = NearMisses.from_json(tried), self.near_misses[app]  # type: ignore[arg-type]
             near.tasks.add(check["task"])
@@ -94,15 +99,15 @@ class ValidationSummary:
     def table(self) -> list[str]:
         """The table's lines: one per app, then the totals."""
         static = self._static_figures()
-        rows: list[tuple[str, int, int, int, int, int, int, int]] = []
+        rows: list[tuple[str, int, int, int, int, int, int, int, int]] = []
         for app in sorted(set(static) | set(self.apps)):
             files, collected, runnable = static.get(app, (0, 0, 0))
             checks = self.apps.get(app, _AppChecks())
             rows.append((app, files, collected, runnable, len(checks.checked), len(checks.set_up), len(checks.solved),
-                         len(checks.shown)))
-        totals = [sum(row[i] for row in rows) for i in range(1, 8)]  # type: ignore[misc]
-        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved", "errata"), *rows,
-                 ("total", *totals)]
+                         len(checks.shown), len(checks.gui_routes)))
+        totals = [sum(row[i] for row in rows) for i in range(1, 9)]  # type: ignore[misc]
+        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved", "errata", "gui route"),
+                 *rows, ("total", *totals)]
         width = max(len(str(line[0])) for line in lines)
         return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
 

@@ -8,18 +8,20 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.validate.checks import ERRATUM_SHOWN, SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, SET_UP
 from pytest_spider2v.validate.selection import PROPERTY
 from pytest_spider2v.validate.summary import ValidationSummary
 
 
 def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False,
-           shown: bool = False) -> pytest.TestReport:
+           shown: bool = False, gui_route: str | None = None) -> pytest.TestReport:
     properties: list[tuple[str, Any]] = [(PROPERTY, {"task": task, "check": check, "checks": [], "fingerprint": ""})]
     if set_up:
         properties.append((SET_UP, True))
     if shown:
         properties.append((ERRATUM_SHOWN, True))
+    if gui_route:
+        properties.append((GUI_ROUTE, gui_route))
     return pytest.TestReport(f"{task}[{check}]", ("", 0, ""), {}, outcome, None, when, user_properties=properties)
 
 
@@ -33,7 +35,7 @@ def summary(*reports: pytest.TestReport) -> ValidationSummary:
 
 def test_checked_set_up_and_solved_per_app() -> None:
     plugin = summary(
-        report("excel/a", "reference", "passed", set_up=True),       # solved
+        report("excel/a", "reference", "passed", set_up=True, gui_route="cells formatted"),  # solved, by the GUI
         report("excel/a", "reset", "passed", set_up=True),
         report("excel/b", "reference", "failed", set_up=True),       # scored, but not 1
         report("excel/c", "reference", "failed"),                    # setup failed
@@ -44,10 +46,11 @@ def test_checked_set_up_and_solved_per_app() -> None:
         report("excel/f", "reference", "passed", set_up=True, shown=True),  # on the errata list: shown, not solved
     )
     lines = plugin.table()
-    assert lines[0].split() == ["app", "files", "collected", "runnable", "checked", "set", "up", "solved", "errata"]
-    assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0", "0"]
-    assert lines[2].split() == ["excel", "0", "0", "0", "4", "3", "1", "1"]
-    assert lines[3].split() == ["total", "0", "0", "0", "4", "3", "1", "1"]
+    assert lines[0].split() == ["app", "files", "collected", "runnable", "checked", "set", "up", "solved", "errata",
+                                "gui", "route"]
+    assert lines[1].split() == ["dbt", "0", "0", "0", "0", "0", "0", "0", "0"]
+    assert lines[2].split() == ["excel", "0", "0", "0", "4", "3", "1", "1", "1"]
+    assert lines[3].split() == ["total", "0", "0", "0", "4", "3", "1", "1", "1"]
 
 
 def test_a_path_inside_another_given_path_is_counted_once(tmp_path: Path) -> None:
