@@ -1,6 +1,7 @@
 # Add the PostgreSQL connection the instruction describes in the Airflow UI: Admin > Connections,
 # "Add +", then id postgres_conn, type Postgres (the form then calls the schema "Database"), host
 # 172.17.0.1, database jaffle_shop, login user, password password, port 5432, and Save.
+# route: gui: connection created
 # %% Admin > Connections > Add +
 from airflow_ui import new_connection
 new_connection()

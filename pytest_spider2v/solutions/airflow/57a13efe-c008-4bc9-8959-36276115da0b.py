@@ -1,5 +1,6 @@
 # Trigger the DAG workFlow_Echo from the Airflow UI: unpause it with the switch of its row, then
 # trigger it from the row's actions and wait until the run has finished.
+# route: gui: run triggered
 # %% unpause workFlow_Echo
 from airflow_dags import unpause
 unpause("workFlow_Echo")

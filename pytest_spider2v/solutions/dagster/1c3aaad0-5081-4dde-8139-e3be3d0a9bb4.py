@@ -2,6 +2,7 @@
 # run it requests (of its job math_job). Dagster 1.12 calls the sensor test "Preview tick
 # result": it evaluates the sensor with the given cursor and lists the requested runs, which
 # "Apply requests & commit tick result" launches.
+# route: gui: run triggered
 # %% in Chromium: Automation, then the sensor math_sensor
 from dagster_ui import click
 from desktop import focus

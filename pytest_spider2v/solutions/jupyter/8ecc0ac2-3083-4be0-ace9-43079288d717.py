@@ -1,6 +1,7 @@
 # Run every cell of the notebook open in JupyterLab (~/Downloads/sports-products.ipynb) and
 # save it: the toolbar's "Restart the kernel and run all cells", then Ctrl+S once the kernel is
 # idle again.
+# route: gui: notebook run and saved
 # %% focus JupyterLab and click into the notebook
 from desktop import focus
 import pyautogui

@@ -1,6 +1,7 @@
 # Show the action log of user "Superset Admin" in ascending order of time: Settings > Action
 # Log, filter the list on that user, then sort it by dttm, ascending. The check reads the address
 # bar: the log view, the user filter and the dttm ascending order.
+# route: gui: list filtered and sorted
 # %% Settings > Action Log
 from desktop import focus
 from superset_ui import menu

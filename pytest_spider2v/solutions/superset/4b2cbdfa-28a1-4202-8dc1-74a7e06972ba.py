@@ -1,5 +1,6 @@
 # Let the database SpiderDatabase take file uploads: Settings > Database Connections, edit
 # SpiderDatabase, Advanced > Security, tick "Allow file uploads to database", Finish.
+# route: gui: connection edited
 # %% Settings > Database Connections
 from desktop import focus
 from superset_ui import menu

@@ -1,6 +1,7 @@
 # Connect Superset to the local PostgreSQL database that ~/Desktop/config.yaml (open in gedit)
 # describes: Settings > Database Connections > + Database > PostgreSQL, its host, port, database,
 # user and password in the form, and the connection_name as the display name.
+# route: gui: connection created
 # %% Chromium (over gedit): Settings > Database Connections
 from desktop import focus
 from superset_ui import menu
