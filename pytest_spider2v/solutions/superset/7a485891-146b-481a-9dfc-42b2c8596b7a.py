@@ -4,6 +4,7 @@
 # "MyDashborad"; this task's tutorial types "MyDashboard" (type it, then pick it: a new dashboard),
 # which the evaluator wants. (Its abstract twin, 86d91add, has only "MyDashborad": on the errata
 # list; its solution is this one with that name.)
+# route: gui: chart or dashboard saved
 # %% + > Data > Upload CSV to database
 from desktop import focus
 from superset_ui import menu
@@ -15,14 +16,14 @@ from superset_ui import click, pick_file
 click("push button", "Select")
 pick_file("/home/user/video_game_sales.csv")
 
-# %% database Games, no schema, table name games; Upload, and wait for the new dataset
-from superset_ui import api, choose, click, fill, until, wait_for
+# %% database Games, no schema, table name games; Upload, and wait until the dialog has closed (the upload is done)
+from superset_ui import choose, click, fill, on_screen, until, wait_for
 wait_for("static", "video_game_sales.csv")
 choose("Select a database", "Games")
 fill("entry", "Table Name", "games")
 click("push button", "UPLOAD")
-if not until(lambda: any(d["table_name"] == "games" for d in api("dataset/?q=(page_size:100)")["result"]), 80):
-    raise SystemExit("the upload made no dataset games")
+if not until(lambda: not on_screen("dialog", "CSV Upload"), 80):
+    raise SystemExit("the upload dialog is still open")
 
 # %% open the dataset games (Datasets) in Explore: a table chart
 from superset_ui import click

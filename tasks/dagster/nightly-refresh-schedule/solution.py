@@ -1,3 +1,6 @@
+# Add the schedule nightly_refresh to definitions.py in gedit (by keys), reload the definitions in
+# the Dagster UI and turn the schedule on with its toggle.
+# route: gui: schedule or sensor switched on
 # %% focus gedit once it shows definitions.py
 from desktop import focus
 focus("definitions.py")
@@ -41,21 +44,26 @@ click("Automation")
 wait_for("nightly_refresh", roles=("static",))
 time.sleep(1)
 
-# %% turn the schedule on: the toggle switch is the right-most check box (or its label) on the schedule's row
-from dagster_ui import graphql, nodes, wait_for
+# %% turn the schedule on: the toggle switch is the right-most check box (or its label) on the schedule's row; wait until it shows checked
+import pyatspi
+from dagster_ui import nodes, wait_for
 row = wait_for("nightly_refresh", roles=("static",))[0][1]
-boxes = nodes(lambda n: n.getRoleName() in ("check box", "label") and not (n.name or ""))
-boxes = [e for _, e in boxes if abs((e.y + e.height / 2) - (row.y + row.height / 2)) < 40]
+
+
+def on_the_row():
+    boxes = nodes(lambda n: n.getRoleName() in ("check box", "label") and not (n.name or ""))
+    return [(n, e) for n, e in boxes if abs((e.y + e.height / 2) - (row.y + row.height / 2)) < 40]
+
+
+boxes = on_the_row()
 if boxes:
-    toggle = max(boxes, key=lambda e: e.x + e.width)
+    toggle = max(boxes, key=lambda pair: pair[1].x + pair[1].width)[1]
     pyautogui.click(toggle.x + toggle.width // 2, toggle.y + toggle.height // 2)
 else:  # the switch is drawn at the right end of the row, a little below the name's line
     page = nodes(lambda n: n.getRoleName() == "document web")[0][1]
     pyautogui.click(page.x + page.width - 40, row.y + row.height // 2 + 11)
-q = '{ schedulesOrError(repositorySelector: {repositoryName: "__repository__", repositoryLocationName: "report_jobs"}) { ... on Schedules { results { name scheduleState { status } } } } }'
 for _ in range(40):
-    res = graphql(q)["schedulesOrError"]["results"]
-    if any(s["name"] == "nightly_refresh" and s["scheduleState"]["status"] == "RUNNING" for s in res):
+    if any(n.getState().contains(pyatspi.STATE_CHECKED) for n, _ in on_the_row()):
         break
     time.sleep(0.5)
 time.sleep(1)
