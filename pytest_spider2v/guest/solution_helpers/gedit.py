@@ -1,6 +1,6 @@
 """Guest helpers for reference solutions that edit text files in gedit by keyboard, as a person
 would: open a file from the terminal, type code over gedit's automatic indentation, replace one
-line, save and close.
+line, find a text with gedit's search and type over it, save and close.
 
 Each waits for its effect (gedit's window there, or gone) instead of a guessed time. A solution
 cell that runs ``from gedit import retype_line`` gets this module, and :mod:`desktop` that it
@@ -42,6 +42,27 @@ def retype_line(number, text):
     pyautogui.press("end")
     pyautogui.hotkey("shift", "home")
     pyautogui.typewrite(text, interval=0.02)
+
+
+def select_text(text, settle=0.5):
+    """Select ``text``, which the file gedit shows holds once: gedit's search bar (Ctrl+F) finds
+    it as it is typed, Enter keeps the match selected (Escape alone would cancel the search and
+    put the cursor back) and Escape then closes the bar; what is typed next replaces the match."""
+    pyautogui.hotkey("ctrl", "home")
+    pyautogui.hotkey("ctrl", "f")
+    time.sleep(1.0)
+    pyautogui.typewrite(text, interval=0.02)
+    time.sleep(settle)
+    pyautogui.press("enter")
+    time.sleep(0.3)
+    pyautogui.press("esc")
+    time.sleep(0.3)
+
+
+def replace_text(old, new):
+    """Type ``new`` over ``old``, which the file holds once (found by :func:`select_text`)."""
+    select_text(old)
+    pyautogui.typewrite(new, interval=0.02)
 
 
 def save_and_close(name, timeout=30.0):

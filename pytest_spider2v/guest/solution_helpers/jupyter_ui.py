@@ -1,7 +1,8 @@
 """Guest helpers for reference solutions that work in a notebook in JupyterLab (in Chromium), by
 keyboard as a person would: run a code cell, run the one typed into and wait for the file it
-writes, run all cells from the notebook's toolbar, change a line of the cell being edited, save
-until the notebook file on disk holds the work.
+writes, run all cells from the notebook's toolbar, choose an entry of JupyterLab's menu bar (found
+by its name in Chromium's accessibility tree), change a line of the cell being edited, save
+until the notebook file on disk holds the work (or, once cleared, no outputs).
 
 JupyterLab saves in the background and a Ctrl+S pressed while a cell still runs can save the
 notebook without its output, so :func:`save_until` presses Ctrl+S until the saved file shows the
@@ -119,3 +120,77 @@ def delete_line(number):
     _go_to_line(number)
     pyautogui.hotkey("shift", "down")
     pyautogui.press("delete")
+
+
+# -- JupyterLab's menu bar, found in Chromium's accessibility tree ---------------------------------
+
+def _subtree(node, depth=0):
+    """node and every accessible below it; a part that goes away while the page changes is skipped."""
+    yield node
+    if depth > 70:
+        return
+    try:
+        kids = [node.getChildAtIndex(i) for i in range(node.childCount)]
+    except Exception:
+        return
+    for kid in kids:
+        if kid is not None:
+            yield from _subtree(kid, depth + 1)
+
+
+def menu_items(label):
+    """The centres (x, y) of the shown menu items of Chromium (JupyterLab's menu bar and its open
+    menu) named ``label``: exactly, or ``label`` and then its shortcut ("Find… Ctrl+F")."""
+    import pyatspi
+    desktop, found = pyatspi.Registry.getDesktop(0), []
+    browsers = [desktop.getChildAtIndex(i) for i in range(desktop.childCount)]
+    for app in browsers:
+        if app is None or not (app.name or "").startswith("Chrom"):
+            continue
+        for node in _subtree(app):
+            try:
+                name = (node.name or "").strip()
+                if node.getRoleName() != "menu item" or not (name == label or name.startswith(label + " ")):
+                    continue
+                if not node.getState().contains(pyatspi.STATE_VISIBLE):
+                    continue
+                box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+            except Exception:
+                continue
+            if box.width > 0 and box.height > 0:
+                found.append((box.x + box.width // 2, box.y + box.height // 2))
+    return found
+
+
+def choose_menu(menu, item, tries=3, timeout=10.0):
+    """Click ``menu`` in JupyterLab's menu bar (File, Edit, ...), then its entry ``item`` once the
+    menu shows it (a click on a page still settling may open nothing: the menu is clicked again)."""
+    for _ in range(tries):
+        x, y = until(lambda: menu_items(menu), 30, f"the menu {menu!r}")[0]
+        pyautogui.click(x, y)
+        try:
+            x, y = until(lambda: menu_items(item), timeout, f"the menu entry {item!r}", every=0.3)[0]
+        except TimeoutError:
+            pyautogui.press("esc")
+            continue
+        time.sleep(0.3)
+        pyautogui.click(x, y)
+        time.sleep(1.0)
+        return
+    raise TimeoutError(f"the menu {menu!r} did not show {item!r} in {tries} tries")
+
+
+def _cleared(notebook):
+    with open(notebook, encoding="utf-8") as handle:
+        cells = json.load(handle)["cells"]
+    return not any(c.get("outputs") or c.get("execution_count") for c in cells if c["cell_type"] == "code")
+
+
+def save_when_cleared(notebook, timeout=30.0):
+    """Press Ctrl+S until the saved ``notebook`` has no output and no execution count in any code
+    cell (the outputs were cleared on screen; this waits for the file to say so)."""
+    def saved():
+        pyautogui.hotkey("ctrl", "s")
+        time.sleep(1.0)
+        return _cleared(notebook)
+    until(saved, timeout, f"{notebook} saved with every output cleared", every=0.5)
