@@ -4,8 +4,8 @@ case folding of a metric's comparison can undo."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
