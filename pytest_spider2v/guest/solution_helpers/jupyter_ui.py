@@ -16,6 +16,7 @@ import time
 import urllib.request
 
 import pyautogui
+from accessibles import subtree
 from desktop import until, wait_file
 
 #: where the notebook's first code cell is on the desktop's screen, with JupyterLab maximised
@@ -124,20 +125,6 @@ def delete_line(number):
 
 # -- JupyterLab's menu bar, found in Chromium's accessibility tree ---------------------------------
 
-def _subtree(node, depth=0):
-    """node and every accessible below it; a part that goes away while the page changes is skipped."""
-    yield node
-    if depth > 70:
-        return
-    try:
-        kids = [node.getChildAtIndex(i) for i in range(node.childCount)]
-    except Exception:
-        return
-    for kid in kids:
-        if kid is not None:
-            yield from _subtree(kid, depth + 1)
-
-
 def menu_items(label):
     """The centres (x, y) of the shown menu items of Chromium (JupyterLab's menu bar and its open
     menu) named ``label``: exactly, or ``label`` and then its shortcut ("Find… Ctrl+F")."""
@@ -147,7 +134,7 @@ def menu_items(label):
     for app in browsers:
         if app is None or not (app.name or "").startswith("Chrom"):
             continue
-        for node in _subtree(app):
+        for node in subtree(app):
             try:
                 name = (node.name or "").strip()
                 if node.getRoleName() != "menu item" or not (name == label or name.startswith(label + " ")):

@@ -12,6 +12,7 @@ A solution cell that runs ``from superset_ui import explore`` gets this module, 
 import time
 
 import pyautogui
+from accessibles import subtree
 from desktop import has_window, wait_window
 from PIL import ImageGrab
 
@@ -107,20 +108,6 @@ def _browser():
     return None
 
 
-def _subtree(node, depth=0):
-    """node and every accessible below it; a part that goes away while the page changes is skipped."""
-    yield node
-    if depth > 70:
-        return
-    try:
-        kids = [node.getChildAtIndex(i) for i in range(node.childCount)]
-    except Exception:
-        return
-    for kid in kids:
-        if kid is not None:
-            yield from _subtree(kid, depth + 1)
-
-
 def _extents(node):
     import pyatspi
     box = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
@@ -132,7 +119,7 @@ def on_screen(role=None, name=None, contains=False):
     (AT-SPI role name) and name (exact, or a part of it with contains)."""
     import pyatspi
     app, found = _browser(), []
-    for node in (_subtree(app) if app is not None else ()):
+    for node in (subtree(app) if app is not None else ()):
         try:
             if role is not None and node.getRoleName() != role:
                 continue
@@ -238,7 +225,7 @@ def click_in_row(row_text, role, name, timeout=60):
 def anywhere(role, name):
     """(accessible, centre) of the first Chromium accessible with this role and name, shown or not."""
     app = _browser()
-    for node in (_subtree(app) if app is not None else ()):
+    for node in (subtree(app) if app is not None else ()):
         try:
             if node.getRoleName() == role and (node.name or "").strip() == name:
                 x, y, w, h = _extents(node)

@@ -69,7 +69,7 @@ def test_the_helper_modules_are_shipped_with_the_package() -> None:
 
 def test_a_cell_gets_exactly_the_helpers_it_imports() -> None:
     assert imported_helpers("import os\nfrom superset_ui import explore\nimport airflow_ui as ui") == [
-        "desktop", "superset_ui", "airflow_ui"]  # superset_ui imports desktop, shipped before it
+        "accessibles", "desktop", "superset_ui", "airflow_ui"]  # superset_ui imports both, shipped before it
     assert imported_helpers("def f():\n    from dagster_ui import click\n") == ["dagster_ui"]
     assert imported_helpers("from .airflow_ui import click") == []  # relative: not a helper
     for plain in ("pyautogui.click(1, 2)", "DONE", "this is not python ("):

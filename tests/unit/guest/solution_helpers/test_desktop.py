@@ -85,9 +85,11 @@ def wmctrl(outputs: dict[str, str]) -> Any:
 
 def test_a_helper_is_shipped_after_the_helpers_it_imports() -> None:
     assert imported_helpers("from gedit import type_lines") == ["desktop", "gedit"]
-    assert imported_helpers("from jupyter_ui import save_until\nfrom desktop import focus") == ["desktop", "jupyter_ui"]
+    assert imported_helpers("from jupyter_ui import save_until\nfrom desktop import focus") == [
+        "accessibles", "desktop", "jupyter_ui"]
     assert imported_helpers("from airflow_dags import trigger") == ["airflow_ui", "desktop", "airflow_dags"]
-    assert imported_helpers("from superset_sqllab import run_query") == ["desktop", "superset_ui", "superset_sqllab"]
+    assert imported_helpers("from superset_sqllab import run_query") == [
+        "accessibles", "desktop", "superset_ui", "superset_sqllab"]
     action = with_helpers("from desktop import focus\nfrom terminal import run\nrun('ls')")
     assert action.count("sys.modules['desktop'] = ") == 1
     assert action.index("sys.modules['desktop']") < action.index("sys.modules['terminal']")
