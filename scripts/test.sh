@@ -4,9 +4,8 @@
 # end-to-end tests in real containers, then the tasks' own validation (for every task the
 # reference solution scores 1, no near miss of its result does, doing nothing and the wrong
 # solution score 0, and two resets look the same) of the tasks whose inputs changed since
-# validation-state.json, plus one task per image
-# family: tasks/, then the Spider2-V sample and the InfiAgent-DABench dev set beside the checkout
-# (../shared, or $SPIDER2V_SHARED). A task whose environment or setup fails on the busy machine (a
+# validation-state.json, plus one task per image family: tasks/, then the Spider2-V sample and the
+# InfiAgent-DABench dev set beside the checkout (../shared, or $SPIDER2V_SHARED). A task whose environment or setup fails on the busy machine (a
 # service not ready in time) starts over once on a fresh one (--retries 1); a score is never retried.
 # The full validation is `pytest tasks/ --validate -n 2` (README). Extra arguments go to the first
 # two pytest runs (e.g. -x, -k name).
