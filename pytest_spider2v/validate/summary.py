@@ -19,6 +19,7 @@ uncovered metrics are listed below it by task.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -105,21 +106,15 @@ class ValidationSummary:
             checks = self.apps.get(app, _AppChecks())
             rows.append((app, files, collected, runnable, len(checks.checked), len(checks.set_up), len(checks.solved),
                          len(checks.shown), len(checks.gui_routes)))
-        totals = [sum(row[i] for row in rows) for i in range(1, 9)]  # type: ignore[misc]
-        lines = [("app", "files", "collected", "runnable", "checked", "set up", "solved", "errata", "gui route"),
-                 *rows, ("total", *totals)]
-        width = max(len(str(line[0])) for line in lines)
-        return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+        return _columns(("app", "files", "collected", "runnable", "checked", "set up", "solved", "errata", "gui route"),
+                        rows)
 
     def near_miss_table(self) -> list[str]:
         """Per app: tasks checked, variants tried and caught, tasks with a lax evaluation, tasks
         with something not covered; then the lax variants and the uncovered parts by task."""
         rows = [(app, len(n.tasks), n.tried, n.caught, len(n.lax), len(n.uncovered))
                 for app, n in sorted(self.near_misses.items())]
-        totals = [sum(row[i] for row in rows) for i in range(1, 6)]  # type: ignore[misc]
-        lines = [("app", "tasks", "tried", "caught", "lax", "uncovered"), *rows, ("total", *totals)]
-        width = max(len(str(line[0])) for line in lines)
-        out = [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+        out = _columns(("app", "tasks", "tried", "caught", "lax", "uncovered"), rows)
         for label, attribute in (("lax", "lax"), ("not covered", "uncovered")):
             for app, near in sorted(self.near_misses.items()):
                 for task, what in sorted(getattr(near, attribute).items()):
@@ -144,3 +139,12 @@ class ValidationSummary:
                 before = figures.get(app, (0, 0, 0))
                 figures[app] = (before[0] + found.files, before[1] + found.collected, before[2] + found.runnable)
         return figures
+
+
+def _columns(header: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> list[str]:
+    """A table's lines: the header, one row per app (its name, then counts), the totals; names
+    left-aligned, counts right-aligned."""
+    totals = tuple(sum(row[i] for row in rows) for i in range(1, len(header)))
+    lines = [header, *rows, ("total", *totals)]
+    width = max(len(str(line[0])) for line in lines)
+    return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
