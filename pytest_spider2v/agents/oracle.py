@@ -44,10 +44,8 @@ from pytest_spider2v.agents.solution_helpers import with_helpers
 from pytest_spider2v.registry import Unavailable, agents
 from pytest_spider2v.run.agent import SPECIAL_ACTIONS, Action, Agent, AgentSettings, Observation, Turn, done_with_answer
 from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.tasks.solution_format import BASE_FILE, BASED_ON, MARKER
 
-MARKER = re.compile(r"^# %%(.*)$", re.MULTILINE)
-BASED_ON = re.compile(r"\s*based-on\b")
-BASE_FILE = re.compile(r"\s*based-on:\s*(\S+)\s*$")
 DIRECTIVE = re.compile(r"\s*(replace|drop|insert-before|insert-after)\s+(\d+)(?:-(\d+))?\s*(?::\s*(.*?))?\s*$")
 
 

@@ -15,8 +15,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from pytest_spider2v.tasks.solution_format import MARKER
+
 ROUTE = re.compile(r"^#\s*route:\s*gui\s*:\s*(.+?)\s*$", re.MULTILINE)
-CELL = re.compile(r"^# %%", re.MULTILINE)
 
 
 def gui_route(solution: Path | str | None) -> str | None:
@@ -32,6 +33,6 @@ def _declared(path: Path, mtime_ns: int) -> str | None:
     if not mtime_ns:
         return None
     text = path.read_text(encoding="utf-8", errors="replace")
-    first_cell = CELL.search(text)
+    first_cell = MARKER.search(text)
     match = ROUTE.search(text, 0, first_cell.start() if first_cell else len(text))
     return match.group(1) if match else None

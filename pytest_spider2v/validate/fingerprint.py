@@ -58,6 +58,7 @@ from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR
 from pytest_spider2v.environments.snapshots import load_snapshots, recipe_parent
 from pytest_spider2v.registry import EXTENSIONS_GROUP, Registry, getters, metrics, near_misses, setup_steps
 from pytest_spider2v.tasks.model import BUILT_IN_LAYOUTS, Task
+from pytest_spider2v.tasks.solution_format import base_files
 from pytest_spider2v.validate.checks import CHECKS
 
 #: Changes whenever what a fingerprint covers changes, so old states stop matching.
@@ -66,9 +67,6 @@ FORMAT = "spider2v-fingerprint/3"
 IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 #: Longest string in a task's parameters that may be a host path (longer ones are scripts).
 MAX_PATH_LENGTH = 512
-#: A solution written as the changes to another (``# %% based-on: FILE``, the oracle's format):
-#: the other file's cells are played too, so its content is part of the solution.
-BASED_ON = re.compile(r"^# %%\s*based-on:\s*(\S+)\s*$", re.MULTILINE)
 IMPORT = re.compile(r"^\s*(?:from\s+(\w+)|import\s+([\w\s,.]+?))(?:\s+import\b|\s*(?:#.*)?$)", re.MULTILINE)
 DIGEST_LENGTH = 32
 #: The package whose own imports a function's hashed source leaves out.
@@ -437,7 +435,8 @@ class Fingerprinter:
                 continue
             out[key] = tree_digest(path)
             text = path.read_text(encoding="utf-8", errors="replace")
-            todo.extend(path.parent / name for name in BASED_ON.findall(text) if (path.parent / name).is_file())
+            # a solution written as the changes to another plays that one's cells too
+            todo.extend(path.parent / name for name in base_files(text) if (path.parent / name).is_file())
             for name in imported_modules(text):
                 todo.extend(self.helper_modules().get(name, []))
         return out
