@@ -286,36 +286,19 @@ import sys
 import pytest
 
 sys.path.insert(0, {str(REPO)!r})
-from pytest_spider2v.plugin.keys import TASK
 from pytest_spider2v.run.evaluation import Evaluation, Fetched
 from pytest_spider2v.validate.checks import CHECK
 from tests.support.factories import make_context
+from tests.support.stand_in_run import StandInRun
 
 
-class FakeRecord:
-    def __init__(self, directory):
-        self.directory = directory
-
-    def finish(self, *args):
-        pass
-
-
-class FakeRun:
+class FakeRun(StandInRun):
     """Scores each check from the task folder's scores.json (default: what the check expects);
     a run scoring 1 fetched one exact answer, for the near-miss check to vary."""
 
     def __init__(self, item):
-        self.task, self.check = item.stash[TASK], item.stash[CHECK]
-        self.record = FakeRecord(item.path.parent / ".records" / item.name)
-
-    def fail(self, message):
-        pytest.fail(message, pytrace=False)
-
-    def skip(self, reason):
-        pytest.skip(reason)
-
-    def skip_if_unavailable(self):
-        pass
+        super().__init__(item)
+        self.check = item.stash[CHECK]
 
     @contextlib.contextmanager
     def extra_environment(self):

@@ -20,39 +20,18 @@ import sys
 import pytest
 
 sys.path.insert(0, {str(REPO)!r})
-from pytest_spider2v.plugin.keys import TASK
 from pytest_spider2v.run.evaluation import Evaluation, Fetched
+from tests.support.stand_in_run import StandInRun
 
 
-class FakeRecord:
-    def __init__(self, directory):
-        self.directory = directory
-
-    def finish(self, *args):
-        pass
-
-
-class FakeRun:
+class FakeRun(StandInRun):
     """One "episode" per call of outcome(), counted in the task folder's episodes.txt."""
-
-    def __init__(self, item):
-        self.task = item.stash[TASK]
-        self.record = FakeRecord(item.path.parent / ".records" / item.name)
-
-    def skip_if_unavailable(self):
-        pass
 
     def outcome(self):
         with open(self.task.folder / "episodes.txt", "a") as out:
             out.write("episode\\n")
         func, result, rules = json.loads((self.task.folder / "fetched.json").read_text())
         return Evaluation(1.0, "stand-in", fetched=[Fetched(func, result, rules, {{}}, True, 1.0)])
-
-    def fail(self, message):
-        pytest.fail(message, pytrace=False)
-
-    def skip(self, reason):
-        pytest.skip(reason)
 
 
 @pytest.fixture
