@@ -45,3 +45,21 @@ def test_sqlite_contents(tmp_path: Path) -> None:
     options = {"db_type": "sqlite3", "check_type": "table-schema-content"}
     found = near_misses_of("check_local_database", result, gold, options, workdir=tmp_path / "w")
     assert_all_caught(found, 4)
+
+
+def _dbt_duckdb(path: Path) -> str:
+    """A database whose schema is named as its file, as dbt-duckdb builds one (email_address.duckdb)."""
+    with closing(duckdb.connect(str(path))) as conn:
+        conn.execute(f"CREATE SCHEMA {path.stem}")
+        conn.execute(f"CREATE TABLE {path.stem}.{path.stem}.customers AS SELECT 1 AS id, 'ann@x.org' AS email")
+    return str(path)
+
+
+def test_a_schema_named_as_its_database_is_varied(tmp_path: Path) -> None:
+    (tmp_path / "r").mkdir()
+    (tmp_path / "g").mkdir()
+    result, gold = _dbt_duckdb(tmp_path / "r" / "shop.duckdb"), _dbt_duckdb(tmp_path / "g" / "shop.duckdb")
+    options = {"check_type": ["table-schema-content"], "table_targets": ["customers"], "schema_name": "shop"}
+    found = near_misses_of("check_local_database", result, gold, options, workdir=tmp_path / "w")
+    assert_all_caught(found)
+    assert {t.kind for t in found.trials} == {"table dropped", "column added", "row deleted", "value changed"}
