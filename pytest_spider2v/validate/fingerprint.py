@@ -366,8 +366,9 @@ class Fingerprinter:
             files = {".": tree_digest(task.folder)}
         else:
             files = {"task": _sha(task.spec.model_dump_json()), "facets": _sha(json.dumps(task.facets, sort_keys=True))}
+        root = task.root.resolve()  # as the paths are: a checkout reached through a link keys the same
         for path in self._named_host_paths(task):
-            files[os.path.relpath(path, task.root)] = tree_digest(path)
+            files[os.path.relpath(path, root)] = tree_digest(path)
         return files
 
     def _named_host_paths(self, task: Task) -> list[Path]:

@@ -236,6 +236,25 @@ def test_a_checkout_task_covers_the_host_files_its_steps_name(extension, tmp_pat
     assert {key for key, t in loaded.items() if after.fingerprint(t) != before[key]} == {"uses-sql"}
 
 
+def test_a_checkout_reached_through_a_symlink_has_the_same_fingerprints(extension, tmp_path) -> None:
+    """CI finds the shared checkouts at ../shared, a link on some machines: the host files a task
+    names are keyed relative to its root either way (they were keyed ../../shared/... through the
+    link, which re-validated every InfiAgent-DABench question in CI)."""
+    examples = tmp_path / "real" / "evaluation_examples" / "examples"
+    (examples / "calc").mkdir(parents=True)
+    (examples / "calc" / "all_databases.sql").write_text("create table t(x);\n")
+    spec = task_document(id="uses-sql", instruction="x", tags=["gui"], config=[
+        {"type": "copyfile_from_host_to_guest", "parameters": {
+            "src": "evaluation_examples/examples/calc/all_databases.sql", "dest": "/home/user/all.sql"}}])
+    write_checkout_task(tmp_path / "real", spec)
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    fingerprinter = Fingerprinter(extension.environments, packages=["fpext"])
+    direct, linked = (load_tasks(tmp_path / root / "evaluation_examples" / "examples" / "calc" / "uses-sql" / "uses-sql.json")[0]
+                      for root in ("real", "link"))
+    assert "evaluation_examples/examples/calc/all_databases.sql" in fingerprinter.parts(linked)["task"]
+    assert fingerprinter.fingerprint(linked) == fingerprinter.fingerprint(direct)
+
+
 def test_fingerprints_are_the_same_in_another_process(extension, tasks, tmp_path) -> None:
     """xdist workers, a developer's machine and CI must agree, whatever each one's hash seed."""
     script = textwrap.dedent(f"""
