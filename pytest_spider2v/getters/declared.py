@@ -11,10 +11,6 @@ from pytest_spider2v.registry import getters
 #: account (as in ``related_apps``) -> (service, getter types needing that account)
 NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_result",)),
-    "bigquery": (
-        "BigQuery",
-        ("bigquery_table_to_csv", "bigquery_sql_result_to_csv", "bigquery_datasets", "bigquery_connections"),
-    ),
     "snowflake": (
         "Snowflake",
         (

@@ -1,0 +1,82 @@
+"""A BigQuery client for a task's Google Cloud project, from the original's ``gcp_config.json``.
+
+The file is a list of projects; a task names one by ``project_name`` (``bigquery-project``) and
+the entry gives ``project_id`` and ``keyfile_path`` (a service account's key, itself a settings
+file). An entry with ``api_endpoint`` instead points the client at a server speaking BigQuery's
+REST API (an emulator) with anonymous credentials: the same steps and getters then run offline.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pytest_spider2v.clouds.settings import AccountSettingsError, field, read_json, settings_path
+from pytest_spider2v.run.task_context import TaskContext
+
+if TYPE_CHECKING:
+    from google.cloud import bigquery
+    from google.cloud.bigquery_connection_v1 import ConnectionServiceClient
+    from google.oauth2 import service_account
+
+DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
+DEFAULT_PROJECT = "bigquery-project"
+
+
+@dataclass(frozen=True)
+class GoogleProject:
+    """One project of ``gcp_config.json``: where its BigQuery lives and how to sign in."""
+
+    project_id: str
+    keyfile: Path | None  #: a service account's JSON key; None against an emulator
+    api_endpoint: str | None = None  #: a BigQuery REST endpoint other than Google's (an emulator)
+
+    def __repr__(self) -> str:  # the key file's path is a secret's address: keep it out of logs
+        return f"GoogleProject({self.project_id!r}, endpoint={self.api_endpoint!r})"
+
+
+def google_project(ctx: TaskContext, params: dict[str, Any], what: str) -> GoogleProject:
+    """The project a step's or getter's ``config_file`` and ``project_name`` name."""
+    path = settings_path(ctx, params.get("config_file") or DEFAULT_CONFIG, f"{what}.config_file")
+    document = read_json(path, f"{what}.config_file")
+    entries = document if isinstance(document, list) else [document]
+    name = params.get("project_name") or DEFAULT_PROJECT
+    matching = [e for e in entries if isinstance(e, dict) and e.get("project_name") == name]
+    if not matching:
+        raise AccountSettingsError(f"{what}: {path} has no project with project_name {name!r}")
+    entry = matching[0]
+    project_id = str(field(entry, "project_id", path, what))
+    endpoint = entry.get("api_endpoint") or None
+    if endpoint:
+        return GoogleProject(project_id, None, str(endpoint))
+    keyfile = str(field(entry, "keyfile_path", path, what)).replace("{project_id}", project_id)
+    return GoogleProject(project_id, settings_path(ctx, keyfile, f"{what}: {path.name} keyfile_path"))
+
+
+def bigquery_client(project: GoogleProject) -> bigquery.Client:
+    """A client of the project's BigQuery: the service account's key, or anonymous at an emulator."""
+    from google.api_core.client_options import ClientOptions
+    from google.auth.credentials import AnonymousCredentials
+    from google.cloud import bigquery
+
+    if project.api_endpoint:
+        return bigquery.Client(project=project.project_id, credentials=AnonymousCredentials(),
+                               client_options=ClientOptions(api_endpoint=project.api_endpoint))
+    return bigquery.Client(project=project.project_id, credentials=_key_credentials(project))
+
+
+def connection_client(project: GoogleProject) -> ConnectionServiceClient:
+    """A client of the project's BigQuery Connection API (Google's only: emulators have none)."""
+    from google.cloud.bigquery_connection_v1 import ConnectionServiceClient
+
+    if project.api_endpoint:
+        raise AccountSettingsError(f"the BigQuery Connection API is not served by the emulator at {project.api_endpoint}")
+    return ConnectionServiceClient(credentials=_key_credentials(project))
+
+
+def _key_credentials(project: GoogleProject) -> service_account.Credentials:
+    from google.oauth2 import service_account
+
+    assert project.keyfile is not None
+    return service_account.Credentials.from_service_account_file(str(project.keyfile))

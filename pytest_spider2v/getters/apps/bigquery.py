@@ -1,0 +1,70 @@
+"""BigQuery getters (reference section 3), through google-cloud-bigquery on the task's project.
+
+``bigquery_table_to_csv`` selects ``schema``'s columns (``["*"]`` for all) of
+``dataset_id.table_id`` and ``bigquery_sql_result_to_csv`` runs a task's SQL file (``{}`` standing
+for the project id); both write the rows as the original does, through pandas, without header or
+index, and give None when the table or a name in the query does not exist (a score of 0).
+``bigquery_datasets`` lists the project's dataset ids, ``bigquery_connections`` its connection
+ids in location ``us``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, google_project
+from pytest_spider2v.getters.builtin import local_cache_path
+from pytest_spider2v.registry import getters
+from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.steps.builtin import read_host_file
+
+if TYPE_CHECKING:
+    from google.cloud import bigquery
+
+logger = logging.getLogger(__name__)
+
+CONNECTION_LOCATION = "us"
+QUERY_TIMEOUT = 300
+
+
+@getters.register("bigquery_table_to_csv", account="bigquery")
+def bigquery_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+    project = google_project(ctx, spec, "bigquery_table_to_csv")
+    columns = ", ".join(spec.get("schema") or ["*"])
+    table = f"`{project.project_id}.{spec['dataset_id']}.{spec['table_id']}`"
+    return _query_to_csv(ctx, bigquery_client(project), f"SELECT {columns} FROM {table}", spec.get("dest") or "table.csv")
+
+
+@getters.register("bigquery_sql_result_to_csv", account="bigquery")
+def bigquery_sql_result_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+    project = google_project(ctx, spec, "bigquery_sql_result_to_csv")
+    sql = read_host_file(ctx, spec["sql"], "bigquery_sql_result_to_csv").decode("utf-8")
+    return _query_to_csv(ctx, bigquery_client(project), sql.replace("{}", project.project_id),
+                         spec.get("dest") or "result.csv")
+
+
+@getters.register("bigquery_datasets", account="bigquery")
+def bigquery_datasets(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
+    client = bigquery_client(google_project(ctx, spec, "bigquery_datasets"))
+    return [dataset.dataset_id for dataset in client.list_datasets()]
+
+
+@getters.register("bigquery_connections", account="bigquery")
+def bigquery_connections(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
+    project = google_project(ctx, spec, "bigquery_connections")
+    parent = f"projects/{project.project_id}/locations/{CONNECTION_LOCATION}"
+    return [c.name.rsplit("/", 1)[-1] for c in connection_client(project).list_connections(parent=parent)]
+
+
+def _query_to_csv(ctx: TaskContext, client: bigquery.Client, sql: str, dest: str) -> str | None:
+    from google.api_core.exceptions import BadRequest, NotFound
+
+    try:
+        frame = client.query(sql).result(timeout=QUERY_TIMEOUT).to_dataframe(create_bqstorage_client=False)
+    except (NotFound, BadRequest) as exc:
+        logger.info("BigQuery query failed (%s); the getter gives None", exc.message)
+        return None
+    target = local_cache_path(ctx, dest)
+    frame.to_csv(target, index=False, header=False)
+    return str(target)
