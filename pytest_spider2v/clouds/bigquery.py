@@ -4,6 +4,8 @@ The file is a list of projects; a task names one by ``project_name`` (``bigquery
 the entry gives ``project_id`` and ``keyfile_path`` (a service account's key, itself a settings
 file). An entry with ``api_endpoint`` instead points the client at a server speaking BigQuery's
 REST API (an emulator) with anonymous credentials: the same steps and getters then run offline.
+``guest:<port>`` names a server inside the task's own environment, reached where the provider
+publishes that port (each environment then has its own emulator, reset with it).
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ if TYPE_CHECKING:
 
 DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 DEFAULT_PROJECT = "bigquery-project"
+#: An ``api_endpoint`` of this form names a port of the task's environment.
+GUEST_PREFIX = "guest:"
 
 
 @dataclass(frozen=True)
@@ -47,11 +51,21 @@ def google_project(ctx: TaskContext, params: dict[str, Any], what: str) -> Googl
         raise AccountSettingsError(f"{what}: {path} has no project with project_name {name!r}")
     entry = matching[0]
     project_id = str(field(entry, "project_id", path, what))
-    endpoint = entry.get("api_endpoint") or None
+    endpoint = str(entry.get("api_endpoint") or "")
     if endpoint:
-        return GoogleProject(project_id, None, str(endpoint))
+        return GoogleProject(project_id, None, _reachable(ctx, endpoint, path, what))
     keyfile = str(field(entry, "keyfile_path", path, what)).replace("{project_id}", project_id)
     return GoogleProject(project_id, settings_path(ctx, keyfile, f"{what}: {path.name} keyfile_path"))
+
+
+def _reachable(ctx: TaskContext, endpoint: str, path: Path, what: str) -> str:
+    """The endpoint as the host reaches it: ``guest:<port>`` through the environment's published port."""
+    if not endpoint.startswith(GUEST_PREFIX):
+        return endpoint
+    port = endpoint.removeprefix(GUEST_PREFIX)
+    if not port.isdigit():
+        raise AccountSettingsError(f"{what}: {path} api_endpoint {endpoint!r} is not guest:<port>")
+    return ctx.env.host_url(int(port))
 
 
 def bigquery_client(project: GoogleProject) -> bigquery.Client:

@@ -157,6 +157,14 @@ def test_a_template_left_with_comments_is_named(tmp_path: Path) -> None:
         google_project(context, {"config_file": CONFIG}, "bigquery_init")
 
 
+def test_an_emulator_in_the_guest_is_reached_where_its_port_is_published(tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, project_id="p-1", api_endpoint="guest:9050")
+    env = FakeEnvironment(replies=[])
+    env.host_url = lambda port, scheme="http": f"http://127.0.0.1:4{port}"  # type: ignore[method-assign]
+    context = TaskContext(env, make_task(), tmp_path / "cache", settings)
+    assert google_project(context, {"config_file": CONFIG}, "bigquery_init").api_endpoint == "http://127.0.0.1:49050"
+
+
 def test_without_a_settings_folder_the_step_says_to_pass_one(tmp_path: Path) -> None:
     context = TaskContext(FakeEnvironment(), make_task(), tmp_path / "cache", None)
     with pytest.raises(AccountSettingsError, match="pass --settings-dir"):
