@@ -27,9 +27,11 @@ import json
 from pathlib import Path
 
 from pytest_spider2v.registry import getters, metrics, setup_steps
+from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.validate.compatibility import (
     IDS_SHOWN,
     VERIFY_RUN,
+    AppReport,
     Report,
     build_report,
     load_registrations,
@@ -39,41 +41,64 @@ from pytest_spider2v.validate.compatibility import (
 # -- the text report ------------------------------------------------------------------------------
 
 
+#: The table's columns: heading, and the report's figure (per app, and in all).
+TABLE: tuple[tuple[str, str], ...] = (
+    ("files", "files"), ("collected", "collected"), ("here", "here"), ("with emulator", "with_emulator"),
+    ("with accounts", "with_accounts"), ("not runnable", "not_runnable"), ("collection errors", "collection_errors"))
+
+
 def render(report: Report) -> str:
-    lines = [f"Spider2-V compatibility of {report.root}"]
-    if report.settings_dir is None:
-        lines.append("(no --settings-dir: tasks that need a cloud account are counted as not runnable)")
+    lines = [f"Spider2-V compatibility of {report.root}",
+             "(here: needs no account; with emulator: an account task that runs against an emulator, "
+             "--cloud emulate;",
+             " with accounts: an account task implemented for the user's own accounts, not verifiable here)"]
+    if report.settings_dir is not None:
+        lines.append(f"(account settings from {report.settings_dir})")
     width = max([len("total"), *(len(name) for name in report.apps)])
     verified = report.verified
-    header = f"{'app':<{width}}  files  collected  runnable  not runnable  collection errors"
+    header = f"{'app':<{width}}  " + "  ".join(heading for heading, _ in TABLE)
     lines += ["", header + ("  set up (verified)" if verified else "")]
+    rows = [(name, _figures(app)) for name, app in sorted(report.apps.items())]
+    totals = {key: sum(figures[key] for _, figures in rows) for _, key in TABLE}
+    totals["collection_errors"] = len(report.collection_errors)
+    for name, figures in [*rows, ("total", totals)]:
+        row = f"{name:<{width}}  " + "  ".join(f"{figures[key]:>{len(heading)}}" for heading, key in TABLE)
+        if verified:
+            set_up = (sum(a.verified.set_up for a in report.apps.values() if a.verified) if name == "total"
+                      else report.apps[name].verified.set_up if report.apps[name].verified else 0)
+            row += f"  {set_up:>18}"
+        lines.append(row)
     for name, app in sorted(report.apps.items()):
-        row = (f"{name:<{width}}  {app.files:>5}  {app.collected:>9}  {app.runnable:>8}"
-               f"  {app.collected - app.runnable:>12}  {app.collection_errors:>17}")
-        lines.append(row + (f"  {app.verified.set_up:>18}" if app.verified is not None else ""))
-    total = (f"{'total':<{width}}  {report.files:>5}  {report.collected:>9}  {report.runnable:>8}  "
-             f"{report.collected - report.runnable:>12}  {len(report.collection_errors):>17}")
-    if verified:
-        total += f"  {sum(a.verified.set_up for a in report.apps.values() if a.verified):>18}"
-    lines.append(total)
-    for name, app in sorted(report.apps.items()):
-        if not app.reasons:
-            continue
-        lines += ["", f"{name}: why {app.collected - app.runnable} of {app.collected} tasks cannot run here"]
-        for reason, ids in sorted(app.reasons.items(), key=lambda item: (-len(item[1]), item[0])):
-            lines.append(f"  {len(ids):>4} x {reason}  [{_ids(ids)}]")
+        if app.reasons:
+            not_runnable = _figures(app)["not_runnable"]
+            lines += ["", f"{name}: why {not_runnable} of {app.collected} tasks cannot run here"]
+            lines += [f"  {len(ids):>4} x {reason}  [{_ids(ids)}]" for reason, ids in _by_count(app.reasons)]
+        if app.emulator_reasons:
+            lines += ["", f"{name}: why {app.with_accounts} account tasks run only with real accounts (not on an emulator)"]
+            lines += [f"  {len(ids):>4} x {reason}  [{_ids(ids)}]" for reason, ids in _by_count(app.emulator_reasons)]
     if verified:
         lines += _render_verification(report)
     if report.collection_errors:
         lines += ["", f"collection errors: {len(report.collection_errors)}"]
         lines += [f"  {error['error']}" for error in report.collection_errors]
     counts = report.unknown_counts()
-    lines += ["", f"task files: {report.files}; tasks collected: {report.collected}; runnable here: {report.runnable}; "
-                  f"not runnable: {report.collected - report.runnable}; collection errors: {len(report.collection_errors)}",
+    lines += ["", f"task files: {report.files}; tasks collected: {report.collected}; here: {totals['here']}; "
+                  f"with an emulator: {totals['with_emulator']}; with accounts: {totals['with_accounts']}; "
+                  f"not runnable: {totals['not_runnable']}; collection errors: {len(report.collection_errors)}",
               f"unknown step types/getters/metrics: {len(report.unknown)} (step types {counts[setup_steps.kind]}, "
               f"getters {counts[getters.kind]}, metrics {counts[metrics.kind]})"]
     lines += [f"  unknown {u['kind']} '{u['name']}' in {u['file']}" for u in report.unknown]
     return "\n".join(lines)
+
+
+def _figures(app: AppReport) -> dict[str, int]:
+    not_runnable = app.collected - app.here - app.with_emulator - app.with_accounts
+    return {"files": app.files, "collected": app.collected, "here": app.here, "with_emulator": app.with_emulator,
+            "with_accounts": app.with_accounts, "not_runnable": not_runnable, "collection_errors": app.collection_errors}
+
+
+def _by_count(reasons: dict[str, list[str]]) -> list[tuple[str, list[str]]]:
+    return sorted(reasons.items(), key=lambda item: (-len(item[1]), item[0]))
 
 
 def _ids(ids: list[str]) -> str:
@@ -83,7 +108,8 @@ def _ids(ids: list[str]) -> str:
 
 def _render_verification(report: Report) -> list[str]:
     set_up = sum(a.verified.set_up for a in report.apps.values() if a.verified)
-    lines = ["", f"verified with the do-nothing agent: {set_up} of {report.runnable} runnable tasks set up without error"]
+    mode = " against emulators" if report.emulate else ""
+    lines = ["", f"verified with the do-nothing agent{mode}: {set_up} of {report.runnable} runnable tasks set up without error"]
     if report.verify_command:
         lines.append(f"  ({' '.join(report.verify_command)})")
     for name, app in sorted(report.apps.items()):
@@ -110,7 +136,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("path", type=Path, help="a Spider2-V root, its evaluation_examples/examples, or an app folder")
     parser.add_argument("--json", type=Path, metavar="OUT", help="also write the report as JSON here")
     parser.add_argument("--settings-dir", type=Path, metavar="DIR",
-                        help="account settings folder, as for pytest --settings-dir")
+                        help="account settings folder, as for pytest --settings-dir: account tasks whose settings "
+                             "files it holds are runnable, and --verify runs them")
+    parser.add_argument("--cloud", choices=("accounts", "emulate"), default="accounts",
+                        help="which account tasks --verify runs: with --settings-dir's accounts (default), or "
+                             "against the emulators (as pytest --cloud emulate)")
     parser.add_argument("--verify", action="store_true",
                         help="run the do-nothing agent over the runnable tasks (pytest, in containers) "
                              "and report how many set up without error")
@@ -122,10 +152,11 @@ def main(argv: list[str] | None = None) -> int:
     if not args.path.exists():
         parser.error(f"{args.path} does not exist")
     load_registrations()
-    report = build_report(args.path, args.settings_dir)
+    accounts = Accounts(args.settings_dir, emulate=args.cloud == "emulate")
+    report = build_report(args.path, accounts)
     failed = False
     if args.verify:
-        verify(report, args.results_dir, args.settings_dir, args.workers)
+        verify(report, args.results_dir, accounts, args.workers)
         failed = any(a.verified and (a.verified.setup_errors or a.verified.skipped or a.verified.not_run)
                      for a in report.apps.values())
     print(render(report))

@@ -5,7 +5,8 @@ the entry gives ``project_id`` and ``keyfile_path`` (a service account's key, it
 file). An entry with ``api_endpoint`` instead points the client at a server speaking BigQuery's
 REST API (an emulator) with anonymous credentials: the same steps and getters then run offline.
 ``guest:<port>`` names a server inside the task's own environment, reached where the provider
-publishes that port (each environment then has its own emulator, reset with it).
+publishes that port (each environment then has its own emulator, reset with it); the image's
+``bigquery`` service (bqemulator) is started there the first time a step or getter needs it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.settings import AccountSettingsError, field, read_json, settings_path
+from pytest_spider2v.clouds.settings import AccountSettingsError, field, read_json, settings_path, start_service
 from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
@@ -26,6 +27,9 @@ DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 DEFAULT_PROJECT = "bigquery-project"
 #: An ``api_endpoint`` of this form names a port of the task's environment.
 GUEST_PREFIX = "guest:"
+#: The image's service (``spider2v-service start bigquery``) that serves the emulator on :data:`EMULATOR_PORT`.
+EMULATOR_SERVICE = "bigquery"
+EMULATOR_PORT = 9050
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,7 @@ def _reachable(ctx: TaskContext, endpoint: str, path: Path, what: str) -> str:
     port = endpoint.removeprefix(GUEST_PREFIX)
     if not port.isdigit():
         raise AccountSettingsError(f"{what}: {path} api_endpoint {endpoint!r} is not guest:<port>")
+    start_service(ctx, EMULATOR_SERVICE)
     return ctx.env.host_url(int(port))
 
 

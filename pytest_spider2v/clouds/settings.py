@@ -11,10 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.run.task_context import TaskContext
-
-#: Where the original's tasks expect their settings; the rest of the path is kept below --settings-dir.
-SETTINGS_PREFIX = "evaluation_examples/settings/"
+from pytest_spider2v.tasks.availability import SETTINGS_PREFIX
 
 
 class AccountSettingsError(RuntimeError):
@@ -41,6 +40,15 @@ def read_json(path: Path, what: str) -> Any:
             f"{what}: {path} is not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg}); "
             "the original's templates carry // comments, which the filled-in file must not"
         ) from None
+
+
+def start_service(ctx: TaskContext, name: str) -> None:
+    """Start the image's service ``name`` (an emulator) in the task's environment and wait until it
+    answers; a no-op once it runs."""
+    result = ctx.env.execute(["spider2v-service", "start", name])
+    if not result.ok:
+        raise EnvironmentFault(f"the {name} emulator did not start in the environment: "
+                                   f"{(result.stderr or result.stdout).strip()[-500:]}")
 
 
 def field(document: dict[str, Any], name: str, path: Path, what: str) -> Any:

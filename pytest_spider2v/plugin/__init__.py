@@ -43,6 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
         for name, text in fmt.markers.items():
             collection.ensure_marker(config, name, text)
     ownership.configure(config)
+    options.configure_cloud(config)
     config.stash[RUN_DIR] = options.run_folder(config)
 
 

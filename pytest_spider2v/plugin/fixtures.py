@@ -10,7 +10,6 @@ or fail.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -23,6 +22,7 @@ from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
+from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.tasks.model import Task
 
 
@@ -52,8 +52,9 @@ def spider2v_task(request: pytest.FixtureRequest) -> Task:
 
 
 @pytest.fixture
-def spider2v_settings_dir(request: pytest.FixtureRequest) -> Path | None:
-    return options.settings_dir(request.config)
+def spider2v_accounts(request: pytest.FixtureRequest) -> Accounts:
+    """Where the run's account tasks find their services: the user's accounts or emulators."""
+    return options.accounts(request.config)
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> Task
 
 @pytest.fixture
 def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_record: TaskRecord,
-                 spider2v_settings_dir: Path | None) -> Iterator[TaskRun]:
+                 spider2v_accounts: Accounts) -> Iterator[TaskRun]:
     """The task's run. Its environment and agent are made on first use, so a task that cannot
     run here is skipped before either exists; the environment is released afterwards."""
     config = request.config
@@ -92,7 +93,7 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
         return value
 
     run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, options.run_settings(config),
-                  spider2v_settings_dir, announce=announcer(config))
+                  spider2v_accounts, announce=announcer(config))
     try:
         yield run
     finally:

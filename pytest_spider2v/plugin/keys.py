@@ -19,6 +19,8 @@ AGENT = pytest.StashKey[str]()
 RECORD_SUFFIX = pytest.StashKey[str]()
 #: the record of a task item, once the ``spider2v_record`` fixture has started it
 RECORD = pytest.StashKey[TaskRecord]()
+#: with ``--cloud emulate``: the folder of account settings pointing at the emulators, on the config
+EMULATOR_SETTINGS = pytest.StashKey[Path]()
 #: the run folder ``<results dir>/<run>`` on the config
 RUN_DIR = pytest.StashKey[Path]()
 #: the controller's owner token on the config (:mod:`.workers`)

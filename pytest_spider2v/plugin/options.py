@@ -8,14 +8,19 @@ own.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_spider2v.environments.limits import parse_memory
+from pytest_spider2v.plugin.keys import EMULATOR_SETTINGS
+from pytest_spider2v.registry import emulators
 from pytest_spider2v.run.records import public_settings, slug
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.tasks.availability import Accounts
 
 
 def add_options(parser: pytest.Parser) -> None:
@@ -50,6 +55,10 @@ def add_options(parser: pytest.Parser) -> None:
     group.addoption("--settings-dir", dest="spider2v_settings_dir", metavar="DIR",
                     default=os.environ.get("SPIDER2V_SETTINGS_DIR"),
                     help="folder of account settings for cloud tasks (env: SPIDER2V_SETTINGS_DIR)")
+    group.addoption("--cloud", dest="spider2v_cloud", choices=("accounts", "emulate"), default="accounts",
+                    help="where account tasks find their cloud services: 'accounts' (default), the user's own, "
+                         "from --settings-dir; 'emulate', emulators inside each task's environment (BigQuery, "
+                         "Snowflake): proves the harness offline, does not score a model")
     group.addoption("--env-memory", dest="spider2v_env_memory", type=parse_memory, metavar="SIZE",
                     help="memory limit of every environment, e.g. 4g or 512m; 0 for none "
                          "(default: per snapshot, in snapshots.yaml)")
@@ -71,6 +80,25 @@ def run_folder(config: pytest.Config) -> Path:
 def settings_dir(config: pytest.Config) -> Path | None:
     value = config.getoption("spider2v_settings_dir")
     return Path(value).expanduser() if value else None
+
+
+def accounts(config: pytest.Config) -> Accounts:
+    """Where this run's account tasks find their services (``--cloud``)."""
+    if config.getoption("spider2v_cloud") == "emulate":
+        return Accounts(config.stash[EMULATOR_SETTINGS], emulate=True)
+    return Accounts(settings_dir(config))
+
+
+def configure_cloud(config: pytest.Config) -> None:
+    """With ``--cloud emulate``, write the registered emulators' settings (in the original's
+    layout, pointing at the emulators) to a folder of this process, removed at its end."""
+    if config.getoption("spider2v_cloud") != "emulate":
+        return
+    folder = Path(tempfile.mkdtemp(prefix="spider2v-emulated-settings-"))
+    config.add_cleanup(lambda: shutil.rmtree(folder, ignore_errors=True))
+    for name in emulators.available():
+        emulators.get(name).write_settings(folder)
+    config.stash[EMULATOR_SETTINGS] = folder
 
 
 def agent_options(config: pytest.Config) -> dict[str, str]:
@@ -114,6 +142,7 @@ def recorded_settings(config: pytest.Config) -> dict[str, Any]:
         "retries": config.getoption("spider2v_retries"),
         "live": config.getoption("spider2v_live"),
         "record_video": config.getoption("spider2v_record_video"),
+        "cloud": config.getoption("spider2v_cloud"),
         "environment": provider_options(config),
         "agent_options": agent_options(config),
     })

@@ -25,7 +25,6 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from pathlib import Path
 from typing import NoReturn
 
 import pytest
@@ -42,7 +41,7 @@ from pytest_spider2v.run.results import Flag
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.tasks.availability import unavailable_reasons
+from pytest_spider2v.tasks.availability import Accounts, task_emulators, unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 
 log = logging.getLogger(__name__)
@@ -57,7 +56,7 @@ class TaskRun:
     cannot run here (account, unavailable name, agent without a key) never starts one."""
 
     def __init__(self, task: Task, record: TaskRecord, agent_name: str, make_agent: Callable[[], Agent],
-                 provider: Callable[[], Provider], settings: RunSettings, settings_dir: Path | None = None,
+                 provider: Callable[[], Provider], settings: RunSettings, accounts: Accounts = Accounts(),
                  announce: Callable[[str], None] = log.info) -> None:
         self.task = task
         self.record = record
@@ -65,7 +64,7 @@ class TaskRun:
         self._make_agent = make_agent
         self._provider = provider
         self.settings = settings
-        self.settings_dir = settings_dir
+        self.accounts = accounts
         self._announce = announce
         self._ctx: TaskContext | None = None
         self._agent: Agent | None = None  #: once made: whether it works through the live view
@@ -74,7 +73,7 @@ class TaskRun:
     # -- environments -------------------------------------------------------------------------
     def skip_if_unavailable(self) -> None:
         """Skip (and record why) a task that needs what this run does not have."""
-        reasons = unavailable_reasons(self.task, self.settings_dir)
+        reasons = unavailable_reasons(self.task, self.accounts)
         if reasons:
             self.skip("; ".join(reasons))
 
@@ -100,7 +99,8 @@ class TaskRun:
         while True:
             env = _acquire(provider, self.task.spec.snapshot)
             try:
-                ctx = TaskContext(env, self.task, self.record.cache_dir / "extra", self.settings_dir)
+                ctx = TaskContext(env, self.task, self.record.cache_dir / "extra", self.accounts.settings_dir,
+                                  emulated=self.accounts.emulate)
                 self._setup(ctx)
                 break
             except INFRASTRUCTURE_FAULTS as exc:
@@ -121,10 +121,13 @@ class TaskRun:
         try:
             self.record.time("restore", time.monotonic() - started)
             self._open_live_view(env)
-            ctx = TaskContext(env, self.task, self.record.cache_dir, self.settings_dir)
+            ctx = TaskContext(env, self.task, self.record.cache_dir, self.accounts.settings_dir,
+                              emulated=self.accounts.emulate)
             started = time.monotonic()
             self._setup(ctx)
             self.record.time("setup", time.monotonic() - started)
+            if ctx.emulated and self.task.account:
+                self.record.flag(Flag.emulated(task_emulators(self.task), ctx.waived))
             return ctx
         except BaseException:
             provider.release(env)

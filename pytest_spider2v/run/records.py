@@ -177,8 +177,10 @@ class TaskRecord:
         self.save()
 
     def flag(self, flag: Flag) -> None:
-        """Something a reader of the score should know (an agent that broke its environment)."""
-        self.result.flags.append(flag)
+        """Something a reader of the score should know (an agent that broke its environment); once,
+        however many attempts met it."""
+        if flag not in self.result.flags:
+            self.result.flags.append(flag)
         self.save()
 
     def answered(self, text: str) -> None:

@@ -9,8 +9,9 @@ everything else (the episode, the evaluation, the reports) makes or reads these 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, cast, get_args
+from typing import TYPE_CHECKING, Literal, cast, get_args
 
 from pytest_spider2v.run.agent import Action, ExecutionInfo, RecordedOutcome
 from pytest_spider2v.run.json_values import (
@@ -27,6 +28,9 @@ from pytest_spider2v.run.json_values import (
     texts,
 )
 from pytest_spider2v.tasks.model import Task
+
+if TYPE_CHECKING:
+    from pytest_spider2v.registry import Emulator
 
 FINAL_STATUSES = ("passed", "failed")
 #: The phases of an attempt that are timed, in the order they run.
@@ -266,8 +270,9 @@ class Flag:
     """What a reader of a task's score should know besides it: the task is on the errata list, or
     its agent broke its environment (and scored 0 for it)."""
 
-    kind: str  #: "errata" or "agent_broke_environment"
-    reason: str  #: an erratum's kind and summary; the fault the agent's action caused
+    kind: str  #: "errata", "agent_broke_environment" or "emulator"
+    #: an erratum's kind and summary; the fault the agent's action caused; the emulators and waived steps
+    reason: str
 
     def to_json(self) -> JsonObject:
         return {"kind": self.kind, "reason": self.reason}
@@ -275,6 +280,15 @@ class Flag:
     @classmethod
     def from_json(cls, data: JsonObject) -> Flag:
         return cls(text(data, "kind"), text(data, "reason"))
+
+    @classmethod
+    def emulated(cls, emulators: Mapping[str, Emulator | None], waived: list[str]) -> Flag:
+        """An account task that ran against emulators (``--cloud emulate``), with the console
+        steps waived for it: its score proves the harness, not an agent's skill."""
+        names = ", ".join(emulator.title for emulator in emulators.values() if emulator is not None)
+        reason = (f"ran against an emulator ({names}) inside its environment, not the cloud service: "
+                  "this proves the harness and does not score a model")
+        return cls("emulator", reason + ("; waived: " + "; ".join(waived) if waived else ""))
 
     @classmethod
     def errata_of(cls, task: Task) -> list[Flag]:

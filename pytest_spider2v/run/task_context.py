@@ -18,6 +18,10 @@ class TaskContext:
     task: Task
     cache_dir: Path  #: host folder for files fetched or produced for this task
     settings_dir: Path | None = None  #: account settings (credentials), if configured
+    #: account tasks run against emulators (``--cloud emulate``): console-only steps are waived
+    emulated: bool = False
+    #: the setup steps waived against an emulator, each as "type: why"
+    waived: list[str] = field(default_factory=list)
     #: actions taken in the episode, for getters and the FAIL rule
     history: list[Any] = field(default_factory=list)
 

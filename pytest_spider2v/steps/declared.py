@@ -22,7 +22,6 @@ NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
             "snowflake_delete_filter",
         ),
     ),
-    "bigquery": ("BigQuery", ("bigquery_login",)),  # bigquery_init: steps/apps/bigquery.py
     "google_cloud": ("Google Cloud", ("gcp_upload_keyfile", "gcp_webgui", "gcp_config_webgui")),
     "googledrive": ("Google Drive", ("googledrive_init", "googledrive_login", "googledrive", "login")),
     "dbt_cloud": ("dbt Cloud", ("dbt_cloud_init", "dbt_cloud_webui_login")),

@@ -26,7 +26,7 @@ from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.registry import Registry, getters, load_extensions, metrics, setup_steps
 from pytest_spider2v.run.records import read_result, task_dir
-from pytest_spider2v.tasks.availability import declared_reasons
+from pytest_spider2v.tasks.availability import NO_SETTINGS, Accounts, declared_reasons
 from pytest_spider2v.tasks.loading import is_task_file, load_task_file
 from pytest_spider2v.tasks.model import Task, TaskFormatError
 from pytest_spider2v.tasks.needs.analysis import unmet_needs
@@ -53,9 +53,14 @@ class Verified:
 class AppReport:
     files: int = 0
     collected: int = 0
-    runnable: int = 0
+    runnable: int = 0  #: as a run with the report's accounts would run them (the columns below, so chosen)
+    here: int = 0  #: tasks that need no account and can run here
+    with_emulator: int = 0  #: account tasks that can run against emulators (``--cloud emulate``)
+    with_accounts: int = 0  #: account tasks implemented for real accounts, not runnable on an emulator
     #: reason (without its location) -> ids of the tasks it keeps from running
     reasons: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    #: reason -> ids of the account tasks it keeps off the emulators (they need real accounts)
+    emulator_reasons: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
     #: task id -> its reasons, each with where the task's files state it
     details: dict[str, list[str]] = field(default_factory=dict)
     collection_errors: int = 0
@@ -66,6 +71,7 @@ class AppReport:
 class Report:
     root: str
     settings_dir: str | None
+    emulate: bool = False  #: "runnable" means: against emulators (``--cloud emulate``)
     files: int = 0
     apps: dict[str, AppReport] = field(default_factory=lambda: defaultdict(AppReport))
     #: {"file", "error"} per task file that failed to load
@@ -84,6 +90,10 @@ class Report:
     def runnable(self) -> int:
         return sum(a.runnable for a in self.apps.values())
 
+    def column(self, name: str) -> int:
+        """A column's total over the apps: ``here``, ``with_emulator``, ``with_accounts``."""
+        return sum(getattr(app, name) for app in self.apps.values())
+
     @property
     def verified(self) -> bool:
         return any(a.verified is not None for a in self.apps.values())
@@ -97,7 +107,10 @@ class Report:
             "task_files": self.files,
             "collected": self.collected,
             "runnable": self.runnable,
-            "not_runnable": self.collected - self.runnable,
+            "here": self.column("here"),
+            "with_emulator": self.column("with_emulator"),
+            "with_accounts": self.column("with_accounts"),
+            "not_runnable": self.collected - sum(self.column(c) for c in COLUMNS),
             "collection_errors": len(self.collection_errors),
             "unknown": {**self.unknown_counts(), "total": len(self.unknown)},
         }
@@ -106,6 +119,7 @@ class Report:
         return {
             "root": self.root,
             "settings_dir": self.settings_dir,
+            "cloud": "emulate" if self.emulate else "accounts",
             "totals": totals,
             "apps": {name: _app_json(app) for name, app in sorted(self.apps.items())},
             "collection_errors": self.collection_errors,
@@ -116,8 +130,10 @@ class Report:
 
 def _app_json(app: AppReport) -> dict[str, Any]:
     data: dict[str, Any] = {"files": app.files, "collected": app.collected, "runnable": app.runnable,
+                            "here": app.here, "with_emulator": app.with_emulator, "with_accounts": app.with_accounts,
+                            "not_runnable": app.collected - app.here - app.with_emulator - app.with_accounts,
                             "collection_errors": app.collection_errors, "reasons": dict(app.reasons),
-                            "details": app.details}
+                            "emulator_reasons": dict(app.emulator_reasons), "details": app.details}
     if app.verified is not None:
         data["verified"] = {"set_up": app.verified.set_up, "setup_errors": app.verified.setup_errors,
                             "skipped": app.verified.skipped, "not_run": app.verified.not_run}
@@ -179,17 +195,48 @@ def snapshot_reason(task: Task, snapshots: dict[str, Any], environments_dir: Pat
     return None
 
 
-def task_reasons(task: Task, settings_dir: Path | None, environments_dir: Path = RECIPES_DIR
+def task_reasons(task: Task, accounts: Accounts, environments_dir: Path = RECIPES_DIR
                  ) -> list[tuple[str, str]]:
     """Why a task cannot run, as (grouping key, precise reason) pairs: the same decision as a
     run's skip (:func:`pytest_spider2v.tasks.availability.unavailable_reasons`), with the locations of needs
     left out of the key so that tasks with the same cause group together."""
-    return [*((reason, reason) for reason in declared_reasons(task, settings_dir)),
+    return [*((reason, reason) for reason in declared_reasons(task, accounts)),
             *((unmet.summary, str(unmet)) for unmet in unmet_needs(task, environments_dir))]
 
 
-def build_report(path: Path, settings_dir: Path | None, environments_dir: Path = RECIPES_DIR) -> Report:
-    report = Report(str(path), str(settings_dir) if settings_dir else None)
+#: The columns a task is counted in, the first that applies: it needs no account and runs here;
+#: it needs one and runs against an emulator; it runs only with a real account.
+COLUMNS = ("here", "with_emulator", "with_accounts")
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where one task can run: its column (None: not runnable, for ``reasons``), whether a run with
+    the report's accounts runs it, and why an account task cannot run on an emulator."""
+
+    column: str | None
+    runs: bool
+    reasons: list[tuple[str, str]]
+    off_emulator: list[tuple[str, str]]
+
+
+def place(task: Task, accounts: Accounts, environments_dir: Path = RECIPES_DIR) -> Placement:
+    """The task's column and reasons. Without ``--settings-dir`` an account task is judged as if
+    its settings were given: the column says what it would take, a run's skip that they are missing."""
+    as_given = task_reasons(task, Accounts(accounts.settings_dir), environments_dir)
+    if not task.account:
+        return Placement("here" if not as_given else None, not as_given, as_given, [])
+    on_emulator = task_reasons(task, Accounts(Path(), emulate=True), environments_dir)
+    if not on_emulator:
+        return Placement("with_emulator", accounts.emulate or not as_given, [], [])
+    with_accounts = [pair for pair in as_given if pair[0] != NO_SETTINGS]
+    runs = not accounts.emulate and not as_given
+    return Placement("with_accounts" if not with_accounts else None, runs, with_accounts, on_emulator)
+
+
+def build_report(path: Path, accounts: Accounts, environments_dir: Path = RECIPES_DIR) -> Report:
+    report = Report(str(path), str(accounts.settings_dir) if accounts.settings_dir and not accounts.emulate else None,
+                    accounts.emulate)
     snapshots = load_snapshots(environments_dir)
     for file in task_files(path):
         entries = load_task_file(file)
@@ -209,14 +256,18 @@ def build_report(path: Path, settings_dir: Path | None, environments_dir: Path =
         for task in tasks:
             app = report.apps[task.app]
             app.collected += 1
-            reasons = task_reasons(task, settings_dir, environments_dir)
+            placed = place(task, accounts, environments_dir)
             if (problem := snapshot_reason(task, snapshots, environments_dir)) is not None:
-                reasons.append((problem, problem))
-            for key, _ in dict.fromkeys(reasons):
+                placed = Placement(None, False, [*placed.reasons, (problem, problem)], placed.off_emulator)
+            for key, _ in dict.fromkeys(placed.reasons):
                 app.reasons[key].append(task.key)
-            if reasons:
-                app.details[task.key] = [precise for _, precise in reasons]
-            else:
+            for key, _ in dict.fromkeys(placed.off_emulator):
+                app.emulator_reasons[key].append(task.key)
+            if placed.reasons or placed.off_emulator:
+                app.details[task.key] = [precise for _, precise in dict.fromkeys([*placed.reasons, *placed.off_emulator])]
+            if placed.column is not None:
+                setattr(app, placed.column, getattr(app, placed.column) + 1)
+            if placed.runs:
                 app.runnable += 1
                 report.runnable_tasks.append(task)
     return report
@@ -225,7 +276,7 @@ def build_report(path: Path, settings_dir: Path | None, environments_dir: Path =
 # -- --verify -------------------------------------------------------------------------------------
 
 
-def verify(report: Report, results_dir: Path, settings_dir: Path | None, workers: int = 2) -> int:
+def verify(report: Report, results_dir: Path, accounts: Accounts, workers: int = 2) -> int:
     """Run the do-nothing agent over the runnable tasks and record per app what set up.
 
     pytest runs as a subprocess (its output goes to stderr); the outcome is read from the
@@ -236,8 +287,10 @@ def verify(report: Report, results_dir: Path, settings_dir: Path | None, workers
                "--results-dir", str(results_dir), "--run-name", VERIFY_RUN, "-q", "--tb=no", "-rN"]
     if workers > 1:
         command += ["-n", str(workers)]
-    if settings_dir is not None:
-        command += ["--settings-dir", str(settings_dir)]
+    if accounts.emulate:
+        command += ["--cloud", "emulate"]
+    elif accounts.settings_dir is not None:
+        command += ["--settings-dir", str(accounts.settings_dir)]
     report.verify_command = [*command[:3], f"<{len(files)} task files>", *command[3 + len(files):]]
     verified = {name: Verified() for name in report.apps}
     for name, app in report.apps.items():

@@ -26,9 +26,10 @@ from typing import Any
 
 import pytest
 
+from pytest_spider2v.plugin import options
 from pytest_spider2v.plugin.keys import TASK
 from pytest_spider2v.plugin.workers import is_worker, tell_controller
-from pytest_spider2v.tasks.availability import unavailable_reasons
+from pytest_spider2v.tasks.availability import Accounts, unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.checks import CHECK, task_checks
 from pytest_spider2v.validate.fingerprint import Fingerprinter
@@ -132,12 +133,12 @@ class ValidationSelection:
 
     def sample(self, groups: dict[str, list[pytest.Item]], fingerprinter: Fingerprinter) -> list[str]:
         """The first ``--validate-sample`` runnable tasks of each image family, by key."""
-        settings = self.config.getoption("spider2v_settings_dir")
+        accounts = options.accounts(self.config)
         chosen: dict[str, list[str]] = {}
         for key in sorted(groups):
             task = groups[key][0].stash[TASK]
             family = chosen.setdefault(fingerprinter.family(task), [])
-            if len(family) < self.sample_size and runnable(task, Path(settings) if settings else None):
+            if len(family) < self.sample_size and runnable(task, accounts):
                 family.append(key)
         return [key for keys in chosen.values() for key in keys]
 
@@ -196,6 +197,6 @@ class _Deselected:
     nodeid: str
 
 
-def runnable(task: Task, settings_dir: Path | None) -> bool:
+def runnable(task: Task, accounts: Accounts) -> bool:
     """Whether the task's checks can run here: nothing unavailable, a reference solution."""
-    return task.solution is not None and not unavailable_reasons(task, settings_dir)
+    return task.solution is not None and not unavailable_reasons(task, accounts)

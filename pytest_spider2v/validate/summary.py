@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from pytest_spider2v.plugin import options
 from pytest_spider2v.plugin.workers import is_worker
 from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, NEAR_MISSES, SET_UP
 from pytest_spider2v.validate.near_miss import NearMisses
@@ -127,14 +127,14 @@ class ValidationSummary:
             build_report,  # reads every task's needs: only when the table is printed
         )
 
-        settings = self.config.getoption("spider2v_settings_dir")
+        accounts = options.accounts(self.config)
         figures: dict[str, tuple[int, int, int]] = {}
         here = self.config.invocation_params.dir
         paths = {(here / arg.split("::", 1)[0]).resolve() for arg in self.config.args}
         for path in sorted(paths):
             if not path.exists() or any(other in path.parents for other in paths):
                 continue  # a path inside another given one: its tasks are counted there
-            report = build_report(path, Path(settings) if settings else None)
+            report = build_report(path, accounts)
             for app, found in report.apps.items():
                 before = figures.get(app, (0, 0, 0))
                 figures[app] = (before[0] + found.files, before[1] + found.collected, before[2] + found.runnable)

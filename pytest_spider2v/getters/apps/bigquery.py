@@ -50,7 +50,8 @@ def bigquery_datasets(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
     return [dataset.dataset_id for dataset in client.list_datasets()]
 
 
-@getters.register("bigquery_connections", account="bigquery")
+@getters.register("bigquery_connections", account="bigquery",
+                  not_emulated="the emulator has no BigQuery Connection API")
 def bigquery_connections(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
     project = google_project(ctx, spec, "bigquery_connections")
     parent = f"projects/{project.project_id}/locations/{CONNECTION_LOCATION}"

@@ -14,6 +14,9 @@ As in the original, the step works on the task's Google Cloud project from the h
 - ``copy_keyfile`` uploads the service account's key to ``dest`` in the guest (default
   ``/home/user/keyfile.json``), for the agent's own client.
 
+``bigquery_login`` opens the project's BigQuery console (``ws``: a workspace deep link, such as a
+public dataset) in the guest's Chromium and signs in to Google with ``settings/google/settings.json``.
+
 Against an emulator (an ``api_endpoint`` in ``gcp_config.json``) there is no key and no
 Connection API: ``copy_keyfile`` fails saying so, and ``empty`` has no connections to delete.
 """
@@ -25,6 +28,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.clouds.bigquery import GoogleProject, bigquery_client, connection_client, google_project
+from pytest_spider2v.clouds.consoles import console_page, google_sign_in
+from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, read_host_file, reject_url
@@ -35,6 +40,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 STEP = "bigquery_init"
+DEFAULT_GOOGLE_SETTINGS = "evaluation_examples/settings/google/settings.json"
+CONSOLE_URL = "https://console.cloud.google.com/bigquery"
 DEFAULT_KEYFILE_DEST = "/home/user/keyfile.json"
 CONNECTION_LOCATION = "us"
 #: How long a load job may take before the step gives up (seconds).
@@ -57,6 +64,20 @@ def bigquery_init(ctx: TaskContext, actions: list[dict[str, Any]], config_file: 
             copy_keyfile(ctx, project, action.get("dest") or DEFAULT_KEYFILE_DEST, where)
         else:
             raise StepError(f"{where}.type: {kind!r} is not one of empty, create_table, copy_keyfile")
+
+
+@setup_steps.register("bigquery_login", account="bigquery",
+                      console="signs in to the BigQuery web console, which the emulator does not have")
+def bigquery_login(ctx: TaskContext, settings_file: str = DEFAULT_GOOGLE_SETTINGS, config_file: str | None = None,
+                   project_name: str | None = None, ws: str | None = None, listening_port: int = 9222) -> None:
+    project = google_project(ctx, {"config_file": config_file, "project_name": project_name}, "bigquery_login")
+    path = settings_path(ctx, settings_file, "bigquery_login.settings_file")
+    account = read_json(path, "bigquery_login.settings_file")
+    url = f"{CONSOLE_URL}?project={project.project_id}" + (f"&ws={ws}" if ws else "")
+    with console_page(ctx, listening_port) as page:
+        page.goto(url)
+        google_sign_in(page, str(field(account, "email", path, "bigquery_login")),
+                       str(field(account, "password", path, "bigquery_login")))
 
 
 def empty(client: bigquery.Client, project: GoogleProject) -> None:

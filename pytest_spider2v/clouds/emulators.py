@@ -1,0 +1,82 @@
+"""The emulators ``--cloud emulate`` points account tasks at, registered in
+:data:`pytest_spider2v.registry.emulators`: what settings point at each, and which tasks each
+cannot serve.
+
+Each emulator runs inside the task's own environment (the ``clouds`` image's services), so every
+worker has its own and a reset restores it. Which tasks it cannot serve is read from the task,
+by rules measured against the emulator (README, "Account tasks"): the names it lacks are marked
+``not_emulated`` where they are registered; the rules here cover what a task's data and SQL need.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from pytest_spider2v.clouds.bigquery import DEFAULT_CONFIG, DEFAULT_PROJECT, EMULATOR_PORT, GUEST_PREFIX
+from pytest_spider2v.registry import emulators
+from pytest_spider2v.tasks.availability import SETTINGS_PREFIX
+from pytest_spider2v.tasks.model import Task
+
+#: A BigQuery console deep link's project and dataset (``ws=!1m4!1m3!3m2!1s<project>!2s<dataset>``).
+WORKSPACE_LINK = re.compile(r"!1s([\w.-]+)!2s([\w.-]+)")
+#: What bqemulator 1.4 lacks that a getter's SQL may use, measured: pattern -> why.
+SQL_GAPS: dict[str, str] = {
+    r"\bcolumn_default\b": "its INFORMATION_SCHEMA.COLUMNS has no column_default",
+    r"INFORMATION_SCHEMA\.JOBS": "it has no INFORMATION_SCHEMA.JOBS (job history)",
+}
+#: Steps that set up the browser and the console, and bring no data into the project.
+NO_DATA_STEPS = frozenset({"google_chrome_browser", "bigquery_login", "bigquery_init"})
+
+
+class BigQueryEmulator:
+    """bqemulator (DuckDB behind BigQuery's REST API) in the environment, port 9050."""
+
+    title = "BigQuery: bqemulator 1.4"
+    accounts = ("bigquery",)
+
+    def write_settings(self, folder: Path) -> None:
+        path = folder / DEFAULT_CONFIG.removeprefix(SETTINGS_PREFIX)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        project = {"project_name": DEFAULT_PROJECT, "project_id": DEFAULT_PROJECT,
+                   "api_endpoint": f"{GUEST_PREFIX}{EMULATOR_PORT}"}
+        path.write_text(json.dumps([project], indent=2) + "\n", encoding="utf-8")
+
+    def task_reasons(self, task: Task) -> list[str]:
+        reasons = []
+        ev = task.spec.evaluator
+        steps = [*task.spec.config, *ev.postconfig]
+        for step in steps:
+            if step.type == "bigquery_login" and (link := WORKSPACE_LINK.search(str(step.parameters.get("ws") or ""))):
+                reasons.append(f"opens the dataset {link[1]}.{link[2]} (bigquery_login ws), which the emulator "
+                               "does not hold")
+        actions = [a for s in steps if s.type == "bigquery_init" for a in s.parameters.get("actions") or []
+                   if isinstance(a, dict)]
+        if any(a.get("type") == "copy_keyfile" for a in actions):
+            reasons.append("gives the agent a service account's key for its own client (bigquery_init "
+                           "copy_keyfile); against the emulator there is none")
+        results = ev.result if isinstance(ev.result, list) else [ev.result]
+        brings_data = any(a.get("type") == "create_table" for a in actions) or any(
+            s.type not in NO_DATA_STEPS for s in steps)
+        if not reasons and not brings_data and any(r is not None and r.type == "vm_file" for r in results):
+            reasons.append("the project starts empty, the task brings no data into it, and the answer is a "
+                           "file: the data it queries lies outside the project (a public dataset), which the "
+                           "emulator does not hold")
+        for spec in results:
+            sql_file = (spec.model_extra or {}).get("sql") if spec is not None else None
+            if isinstance(sql_file, str):
+                reasons += self._sql_gaps(task, sql_file)
+        return reasons
+
+    @staticmethod
+    def _sql_gaps(task: Task, sql_file: str) -> list[str]:
+        try:
+            sql = task.host_path(sql_file).read_text(encoding="utf-8")
+        except OSError:
+            return []  # a missing file is the needs analysis's to report
+        return [f"its evaluation query ({Path(sql_file).name}) needs what bqemulator lacks: {why}"
+                for pattern, why in SQL_GAPS.items() if re.search(pattern, sql, re.IGNORECASE)]
+
+
+emulators.add("bigquery", BigQueryEmulator())
