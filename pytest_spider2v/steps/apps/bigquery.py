@@ -8,7 +8,8 @@ As in the original, the step works on the task's Google Cloud project from the h
 - ``create_table`` makes ``dataset_id.table_id`` (and the dataset), with ``schema_from_json``
   (``[{"name", "type"}]``) or, without it, the schema detected from a CSV whose header is skipped;
   ``data_from_csv`` (a task file) is loaded into it. A header-less file (one with a schema) is
-  sent with the schema's names as a header line and ``skip_leading_rows=1``: BigQuery loads the
+  sent with the schema's names as a header line (ending as the file's lines do) and
+  ``skip_leading_rows=1``: BigQuery loads the
   same rows either way, and bqemulator 1.4, which reads every CSV as having a header whatever
   ``skip_leading_rows`` says, then loads them too instead of dropping the first;
 - ``copy_keyfile`` uploads the service account's key to ``dest`` in the guest (default
@@ -125,7 +126,8 @@ def create_table(ctx: TaskContext, client: bigquery.Client, action: dict[str, An
         config.autodetect = True
     else:  # a header-less file: given the schema's names as its header, so every server skips the same line
         config.schema = schema
-        data = (",".join(field.name for field in schema) + "\n").encode() + data
+        newline = b"\r\n" if b"\r\n" in data[:4096] else b"\n"  # the file's own: DuckDB's sniffer wants one kind
+        data = ",".join(field.name for field in schema).encode() + newline + data
     job = client.load_table_from_file(io.BytesIO(data), table_ref, job_config=config)
     job.result(timeout=LOAD_TIMEOUT)
 
