@@ -34,7 +34,7 @@ if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e ".[dev]"
+.venv/bin/python -m pip install -q -e ".[dev,accounts]"
 # Cache bytecode now: the project's modules, and pytest's assertion-rewritten plugins (anyio,
 # pytest-html, xdist, ...), which only a pytest run writing bytecode caches. Where
 # PYTHONDONTWRITEBYTECODE is set no run ever would, and every pytest start and xdist worker

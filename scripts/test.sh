@@ -17,11 +17,13 @@ bash scripts/bootstrap.sh --tests
 .venv/bin/python -m pytest tests/ -m e2e -q -rs --durations=15 "$@"
 .venv/bin/python -m pytest tasks/ --validate-changed -n 2 --retries 1 -q -rfE --durations=20
 shared="${SPIDER2V_SHARED:-../shared}"
-# validate_shared WHAT PATH: --validate-changed the shared input at PATH; without it a run under CI
-# fails (a skip would hide that its tasks were never checked), any other run says so and goes on.
+# validate_shared WHAT PATH [ARGS]: --validate-changed the shared input at PATH; without it a run
+# under CI fails (a skip would hide that its tasks were never checked), any other run says so and
+# goes on. The sample runs with --cloud emulate: its account tasks that an emulator can serve are
+# validated against it (tasks without an account run as ever).
 validate_shared() {
     if [ -d "$2" ]; then
-        .venv/bin/python -m pytest "$2" --validate-changed -n 2 --retries 1 -q -rfE --durations=20
+        .venv/bin/python -m pytest "$2" "${@:3}" --validate-changed -n 2 --retries 1 -q -rfE --durations=20
     elif [[ "$(echo "${CI:-}" | tr '[:upper:]' '[:lower:]')" =~ ^(|0|false)$ ]]; then
         echo "test.sh: no $1 at $2 (set SPIDER2V_SHARED); its validation is skipped"
     else
@@ -29,5 +31,5 @@ validate_shared() {
         exit 1
     fi
 }
-validate_shared "Spider2-V sample" "$shared/spider2v-sample/evaluation_examples/examples"
+validate_shared "Spider2-V sample" "$shared/spider2v-sample/evaluation_examples/examples" --cloud emulate
 validate_shared "InfiAgent-DABench dev set" "$shared/infiagent-dabench"

@@ -13,6 +13,7 @@ import pytest
 
 from pytest_spider2v.cli import compat
 from pytest_spider2v.run.records import task_dir
+from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.validate import compatibility
 from tests.support.factories import start_record, task_document, write_checkout_task
@@ -22,7 +23,10 @@ SAMPLE = shared("spider2v-sample")
 #: Facts of the published benchmark: its excel tasks, and its dbt tasks that need a dbt Cloud account.
 EXCEL_TASKS = 62
 DBT_CLOUD_TASKS = 20
-ACCOUNT_REASON = "needs cloud account settings"
+#: The sample's BigQuery tasks, measured: 3 pairs run against bqemulator (--cloud emulate), 14 tasks
+#: need Google's own service (public datasets, connections, a key, column defaults), 4 cannot run
+#: (Google Drive, a names.zip missing from the checkout).
+BIGQUERY_COLUMNS = {"here": 0, "with_emulator": 6, "with_accounts": 14, "not_runnable": 4}
 #: A file six superset tasks of the sample load, which the sample does not have.
 MISSING_SQL = "needs evaluation_examples/examples/superset/all_databases.sql, missing from the checkout"
 
@@ -35,7 +39,7 @@ def registrations() -> None:
 @pytest.fixture(scope="module")
 def sample_report() -> compatibility.Report:
     require(SAMPLE / "evaluation_examples")
-    return compatibility.build_report(SAMPLE, settings_dir=None)
+    return compatibility.build_report(SAMPLE, Accounts())
 
 
 @pytest.mark.sample
@@ -52,10 +56,21 @@ def test_sample_collects_all_with_nothing_unknown(sample_report: compatibility.R
 @pytest.mark.sample
 def test_sample_account_tasks_reported_with_their_account(sample_report: compatibility.Report) -> None:
     dbt = sample_report.apps["dbt"]
-    account_ids = next(ids for reason, ids in dbt.reasons.items() if reason.startswith(ACCOUNT_REASON))
-    assert len(account_ids) == DBT_CLOUD_TASKS
     dbt_cloud = {i for reason, ids in dbt.reasons.items() if "needs a dbt Cloud account" in reason for i in ids}
-    assert dbt_cloud == set(account_ids)
+    assert len(dbt_cloud) == DBT_CLOUD_TASKS
+    assert (dbt.with_emulator, dbt.with_accounts) == (0, 0)
+
+
+@pytest.mark.sample
+def test_sample_bigquery_tasks_in_four_columns_with_the_reasons(sample_report: compatibility.Report) -> None:
+    data = sample_report.as_json()["apps"]["bigquery"]
+    assert {column: data[column] for column in BIGQUERY_COLUMNS} == BIGQUERY_COLUMNS
+    off = data["emulator_reasons"]
+    assert {i for ids in off.values() for i in ids} >= set(
+        next(ids for reason, ids in off.items() if "bigquery-public-data.covid19_open_data" in reason))
+    assert data["runnable"] == 0  # a run without --settings-dir or --cloud emulate runs none of them
+    emulated = compatibility.build_report(require(sample()) / "bigquery", Accounts(Path("unused"), emulate=True))
+    assert emulated.runnable == BIGQUERY_COLUMNS["with_emulator"]
 
 
 @pytest.mark.sample
@@ -69,8 +84,9 @@ def test_sample_needs_are_reasons_with_their_places(sample_report: compatibility
         assert any(r.startswith("downloads from hacker-news.firebaseio.com (") and ".py line " in r
                    for r in sample_report.apps["dagster"].details[key])
     for app in sample_report.apps.values():
-        assert len(app.details) == app.collected - app.runnable
-        assert {i for ids in app.reasons.values() for i in ids} == set(app.details)
+        not_runnable = {i for ids in app.reasons.values() for i in ids}
+        assert len(not_runnable) == app.collected - app.here - app.with_emulator - app.with_accounts
+        assert not_runnable | {i for ids in app.emulator_reasons.values() for i in ids} == set(app.details)
 
 
 @pytest.mark.sample
@@ -83,12 +99,13 @@ def test_main_prints_totals_and_writes_json(tmp_path: Path, capsys: pytest.Captu
     data = json.loads(out.read_text())
     totals = data["totals"]
     assert (totals["task_files"], totals["collected"], totals["collection_errors"]) == (files, files, 0)
-    assert f"task files: {files}; tasks collected: {files}; runnable here: {totals['runnable']};" in text
+    assert (f"task files: {files}; tasks collected: {files}; here: {totals['here']}; with an emulator: "
+            f"{totals['with_emulator']}; with accounts: {totals['with_accounts']};") in text
     assert "unknown step types/getters/metrics: 0" in text
     assert totals["unknown"]["total"] == 0
     dbt = data["apps"]["dbt"]
     assert dbt["files"] == len(task_files(examples, "dbt"))
-    assert dbt["runnable"] == dbt["collected"] - len(dbt["details"])
+    assert dbt["runnable"] == dbt["here"] == dbt["collected"] - len(dbt["details"])
 
 
 def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep", script: str | None = None,
@@ -108,7 +125,7 @@ def write_task(root: Path, task_id: str, func: str, config_type: str = "sleep", 
 def test_unknown_metric_and_step_are_counted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_task(tmp_path, "good", "exact_match")
     write_task(tmp_path, "bad", "no_such_metric", config_type="no_such_step")
-    report = compatibility.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, Accounts())
     assert report.files == 2 and report.collected == 1 and report.runnable == 1
     assert report.unknown_counts() == {"setup step": 1, "getter": 0, "metric": 1}
     assert {u["name"] for u in report.unknown} == {"no_such_metric", "no_such_step"}
@@ -121,7 +138,7 @@ def test_snapshot_without_recipe_is_a_reason(tmp_path: Path) -> None:
     path = write_task(tmp_path, "nosnap", "exact_match")
     data = json.loads(path.read_text())
     path.write_text(json.dumps({**data, "snapshot": "no-such-snapshot"}))
-    report = compatibility.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, Accounts())
     assert report.runnable == 0
     (reason,) = report.apps["calc"].reasons
     assert "snapshot 'no-such-snapshot' has no environment recipe" in reason
@@ -131,7 +148,7 @@ def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> No
     write_task(tmp_path, "first", "exact_match", script="mkdir -p ~/x\nzz-no-such-tool run\n")
     write_task(tmp_path, "second", "exact_match", script="zz-no-such-tool start --now\n")
     write_task(tmp_path, "third", "exact_match")
-    report = compatibility.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, Accounts())
     app = report.apps["calc"]
     assert (app.files, app.collected, app.runnable) == (3, 3, 1)
     summary = "needs program 'zz-no-such-tool', not in image 'desktop'"
@@ -139,7 +156,7 @@ def test_reasons_group_across_tasks_and_render_with_counts(tmp_path: Path) -> No
     assert app.details["calc/first"] == [
         "needs program 'zz-no-such-tool' (called in init.sh line 2: zz-no-such-tool run), not in image 'desktop'"]
     text = compat.render(report)
-    assert "calc       3          3         1             2                  0" in text
+    assert "calc       3          3     1              0              0             2                  0" in text
     assert "calc: why 2 of 3 tasks cannot run here" in text
     assert f"     2 x {summary}  [first, second]" in text
     assert "verified" not in text
@@ -168,12 +185,12 @@ def test_tasks_of_the_needs_patterns_are_counted_as_they_run(tmp_path: Path,
                                "dest": f"/home/user/{name}"}}
         write_checkout_task(tmp_path, task_document(id=task_id, snapshot=app, instruction=instruction,
                                                     related_apps=[app], config=[step]))
-    report = compatibility.build_report(tmp_path, settings_dir=None)
+    report = compatibility.build_report(tmp_path, Accounts())
     assert {app: (r.collected, r.runnable) for app, r in report.apps.items()} == {"dagster": (2, 1), "jupyter": (2, 1)}
     assert set(report.apps["dagster"].details) == {"dagster/module-missing"}
     assert set(report.apps["jupyter"].details) == {"jupyter/runs-it"}
     compat.main([str(tmp_path)])
-    assert "runnable here: 2;" in capsys.readouterr().out
+    assert "; here: 2; with an emulator: 0; with accounts: 0; not runnable: 2;" in capsys.readouterr().out
 
 
 def fake_pytest(outcomes: dict[str, tuple[str, str, bool]], seen: list[list[str]]) -> Any:
