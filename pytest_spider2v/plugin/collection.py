@@ -10,7 +10,7 @@ as usual, and pytest's collection errors keep their meaning for everything else.
 from __future__ import annotations
 
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -101,6 +101,24 @@ class TaskFile(pytest.Module):
         return items + [BadTask.from_parent(self, name=_error_name(error, self.path), error=error) for error in errors]
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A task item's traceback (of its setup, run or teardown) never shows the frames' arguments or
+    locals, whatever ``--showlocals`` says: those of a setup step or getter hold the account
+    settings read from ``--settings-dir`` (a password, a service account's key), which must reach
+    no terminal, report or JUnit file."""
+    report = yield
+    excinfo = call.excinfo
+    if isinstance(item, TaskItem) and report.failed and excinfo is not None and not (
+            isinstance(excinfo.value, pytest.fail.Exception) and not excinfo.value.pytrace):
+        full = item.config.getoption("fulltrace", False)
+        style = item.config.getoption("tbstyle", "auto")
+        report.longrepr = excinfo.getrepr(
+            funcargs=False, showlocals=False, style="long" if full or style == "auto" else style,
+            tbfilter=False if full else item._traceback_filter)
+    return report
+
+
 def run_task(spider2v_outcome: Evaluation) -> None:
     """The body of every task item: the score decides the outcome."""
     if spider2v_outcome.score < 1:
@@ -133,6 +151,7 @@ class TaskItem(pytest.Function):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, self.stash[TASK].key
+
 
 
 class BadTask(pytest.Item):
