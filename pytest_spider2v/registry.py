@@ -13,12 +13,8 @@ import importlib.metadata
 import inspect
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
-
-if TYPE_CHECKING:
-    from pytest_spider2v.tasks.model import Task
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
@@ -137,23 +133,6 @@ class NearMiss:
     untried: bool = False
 
 
-class Emulator(Protocol):
-    """A cloud service's stand-in: a real server speaking the service's wire protocol, run inside
-    each task's environment, that ``--cloud emulate`` points a run's account tasks at (setup
-    steps, getters and the guest's own clients), so the data path is proven without an account."""
-
-    #: what it stands in for and with what, as a record and the report name it ("BigQuery (bqemulator 1.4)")
-    title: str
-    #: the ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for
-    accounts: tuple[str, ...]
-
-    def write_settings(self, folder: Path) -> None:
-        """Write the account settings, in the original's layout, that point at the emulator."""
-
-    def task_reasons(self, task: Task) -> list[str]:
-        """Why ``task`` cannot run against the emulator (a public dataset it does not hold, ...)."""
-
-
 def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
     sig = inspect.signature(fn)
@@ -177,8 +156,9 @@ metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
 #: name of the metric it serves: almost-right variants of the result that metric scored 1, aimed at
 #: what the metric claims to check (files are written under ``workdir``).
 near_misses: Registry[Callable[..., Iterable[NearMiss]]] = Registry("near-miss maker")
-#: :class:`Emulator` objects, by name: the services ``--cloud emulate`` can stand in for.
-emulators: Registry[Emulator] = Registry("emulator")
+#: Emulators (:class:`pytest_spider2v.tasks.availability.Emulator`), by name: the services
+#: ``--cloud emulate`` can stand in for.
+emulators: Registry[Any] = Registry("emulator")
 #: ``factory(settings: AgentSettings) -> Agent``.
 agents: Registry[Callable[..., Any]] = Registry("agent")
 #: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.environments.provider``).

@@ -64,9 +64,8 @@ def render(report: Report) -> str:
     for name, figures in [*rows, ("total", totals)]:
         row = f"{name:<{width}}  " + "  ".join(f"{figures[key]:>{len(heading)}}" for heading, key in TABLE)
         if verified:
-            set_up = (sum(a.verified.set_up for a in report.apps.values() if a.verified) if name == "total"
-                      else report.apps[name].verified.set_up if report.apps[name].verified else 0)
-            row += f"  {set_up:>18}"
+            apps = report.apps.values() if name == "total" else [report.apps[name]]
+            row += f"  {sum(app.verified.set_up for app in apps if app.verified):>18}"
         lines.append(row)
     for name, app in sorted(report.apps.items()):
         if app.reasons:

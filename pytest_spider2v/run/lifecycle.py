@@ -127,7 +127,8 @@ class TaskRun:
             self._setup(ctx)
             self.record.time("setup", time.monotonic() - started)
             if ctx.emulated and self.task.account:
-                self.record.flag(Flag.emulated(task_emulators(self.task), ctx.waived))
+                titles = [emulator.title for emulator in task_emulators(self.task).values() if emulator is not None]
+                self.record.flag(Flag.emulated(titles, ctx.waived))
             return ctx
         except BaseException:
             provider.release(env)

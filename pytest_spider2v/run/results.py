@@ -9,9 +9,8 @@ everything else (the episode, the evaluation, the reports) makes or reads these 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal, cast, get_args
+from typing import Literal, cast, get_args
 
 from pytest_spider2v.run.agent import Action, ExecutionInfo, RecordedOutcome
 from pytest_spider2v.run.json_values import (
@@ -28,9 +27,6 @@ from pytest_spider2v.run.json_values import (
     texts,
 )
 from pytest_spider2v.tasks.model import Task
-
-if TYPE_CHECKING:
-    from pytest_spider2v.registry import Emulator
 
 FINAL_STATUSES = ("passed", "failed")
 #: The phases of an attempt that are timed, in the order they run.
@@ -282,10 +278,10 @@ class Flag:
         return cls(text(data, "kind"), text(data, "reason"))
 
     @classmethod
-    def emulated(cls, emulators: Mapping[str, Emulator | None], waived: list[str]) -> Flag:
-        """An account task that ran against emulators (``--cloud emulate``), with the console
-        steps waived for it: its score proves the harness, not an agent's skill."""
-        names = ", ".join(emulator.title for emulator in emulators.values() if emulator is not None)
+    def emulated(cls, emulators: list[str], waived: list[str]) -> Flag:
+        """An account task that ran against ``emulators`` (their titles; ``--cloud emulate``), with
+        the console steps waived for it: its score proves the harness, not an agent's skill."""
+        names = ", ".join(emulators)
         reason = (f"ran against an emulator ({names}) inside its environment, not the cloud service: "
                   "this proves the harness and does not score a model")
         return cls("emulator", reason + ("; waived: " + "; ".join(waived) if waived else ""))

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from pytest_spider2v.registry import Emulator, Registry, emulators, getters, metrics, setup_steps
+from pytest_spider2v.registry import Registry, emulators, getters, metrics, setup_steps
 from pytest_spider2v.tasks.model import Task
 
 #: Where the original's tasks name their account settings; the rest of the path is kept below
@@ -24,6 +24,23 @@ SETTINGS_PREFIX = "evaluation_examples/settings/"
 
 #: Why an account task does not run without ``--settings-dir``.
 NO_SETTINGS = "needs cloud account settings; pass --settings-dir (or set SPIDER2V_SETTINGS_DIR), or --cloud emulate"
+
+
+class Emulator(Protocol):
+    """A cloud service's stand-in: a real server speaking the service's wire protocol, run inside
+    each task's environment, that ``--cloud emulate`` points a run's account tasks at (setup
+    steps, getters and the guest's own clients), so the data path is proven without an account."""
+
+    #: what it stands in for and with what, as a record and the report name it ("BigQuery (bqemulator 1.4)")
+    title: str
+    #: the ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for
+    accounts: tuple[str, ...]
+
+    def write_settings(self, folder: Path) -> None:
+        """Write the account settings, in the original's layout, that point at the emulator."""
+
+    def task_reasons(self, task: Task) -> list[str]:
+        """Why ``task`` cannot run against the emulator (a public dataset it does not hold, ...)."""
 
 
 @dataclass(frozen=True)

@@ -29,11 +29,11 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.clouds.bigquery import GoogleProject, bigquery_client, connection_client, google_project
-from pytest_spider2v.clouds.consoles import console_page, google_sign_in
 from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, read_host_file, reject_url
+from pytest_spider2v.steps.consoles import console_page, google_sign_in
 
 if TYPE_CHECKING:
     from google.cloud import bigquery
