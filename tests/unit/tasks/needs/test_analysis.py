@@ -17,7 +17,7 @@ import pytest
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.snapshots import load_manifest, load_snapshots
 from pytest_spider2v.registry import load_extensions
-from pytest_spider2v.tasks.availability import unavailable_reasons
+from pytest_spider2v.tasks.availability import Accounts, unavailable_reasons
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.tasks.needs import analysis as needs
@@ -536,7 +536,7 @@ def test_project_tasks_need_nothing_their_images_lack() -> None:
 def test_unavailable_reasons_include_unmet_needs(tmp_path: Path) -> None:
     task = spider2v_task(tmp_path, "desktop", "desktop",
                          {"init.sh": "mkdir -p ~/x && unzip -q a.zip\nno-such-program-here --now\n"})
-    assert unavailable_reasons(task, None) == [
+    assert unavailable_reasons(task, Accounts()) == [
         "needs program 'no-such-program-here' (called in init.sh line 2: no-such-program-here --now), "
         "not in image 'desktop'"]
 
