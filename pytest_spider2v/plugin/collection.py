@@ -153,7 +153,6 @@ class TaskItem(pytest.Function):
         return self.path, 0, self.stash[TASK].key
 
 
-
 class BadTask(pytest.Item):
     """An entry of a task file that cannot be used: it errors when run, with the problem."""
 
