@@ -73,7 +73,8 @@ def render(report: Report) -> str:
             lines += ["", f"{name}: why {not_runnable} of {app.collected} tasks cannot run here"]
             lines += [f"  {len(ids):>4} x {reason}  [{_ids(ids)}]" for reason, ids in _by_count(app.reasons)]
         if app.emulator_reasons:
-            lines += ["", f"{name}: why {app.with_accounts} account tasks run only with real accounts (not on an emulator)"]
+            off = len({i for ids in app.emulator_reasons.values() for i in ids})
+            lines += ["", f"{name}: why {off} account tasks cannot run on an emulator"]
             lines += [f"  {len(ids):>4} x {reason}  [{_ids(ids)}]" for reason, ids in _by_count(app.emulator_reasons)]
     if verified:
         lines += _render_verification(report)
