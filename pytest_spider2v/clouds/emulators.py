@@ -14,10 +14,11 @@ import json
 import re
 from pathlib import Path
 
+from pytest_spider2v.clouds import snowflake
 from pytest_spider2v.clouds.bigquery import DEFAULT_CONFIG, DEFAULT_PROJECT, EMULATOR_PORT, GUEST_PREFIX
 from pytest_spider2v.registry import emulators
 from pytest_spider2v.tasks.availability import SETTINGS_PREFIX
-from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.tasks.model import StepSpec, Task
 
 #: A BigQuery console deep link's project and dataset (``ws=!1m4!1m3!3m2!1s<project>!2s<dataset>``).
 WORKSPACE_LINK = re.compile(r"!1s([\w.-]+)!2s([\w.-]+)")
@@ -79,4 +80,74 @@ class BigQueryEmulator:
                 for pattern, why in SQL_GAPS.items() if re.search(pattern, sql, re.IGNORECASE)]
 
 
+class SnowflakeEmulator:
+    """fakesnow's server (DuckDB and sqlglot behind the Snowflake connector's protocol) in the
+    environment, port 8090, its databases in memory."""
+
+    title = "Snowflake: fakesnow 0.12"
+    accounts = ("snowflake",)
+    #: What fakesnow 0.12 lacks that a task's own SQL may use, measured: pattern -> why.
+    SQL_GAPS: dict[str, str] = {
+        r"CREATE\s+(OR\s+REPLACE\s+)?STAGE\b[^;]*\bFILE_FORMAT\s*=\s*\w": "COPY INTO ignores a stage's named file format",
+        r"\bFROM\s+SHARE\b": "it has no shares (the Marketplace)",
+    }
+
+    def write_settings(self, folder: Path) -> None:
+        path = folder / snowflake.DEFAULT_SETTINGS.removeprefix(SETTINGS_PREFIX)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        settings = {"account": "fakesnow", "user": "spider2v", "password": "emulated",
+                    "host": f"{GUEST_PREFIX}{snowflake.EMULATOR_PORT}"}
+        path.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+    def task_reasons(self, task: Task) -> list[str]:
+        reasons = []
+        ev = task.spec.evaluator
+        steps = [*task.spec.config, *ev.postconfig]
+        results = [r for r in (ev.result if isinstance(ev.result, list) else [ev.result]) if r is not None]
+        if any(r.type == "active_url_from_accessTree" for r in results):
+            reasons.append("its evaluation reads the browser's address (a Snowsight page), and the emulator has "
+                           "no console")
+        metrics = ev.func if isinstance(ev.func, list) else [ev.func]
+        if any(m in {"compare_images", "compare_image_list"} for m in metrics):
+            reasons.append("its answer is an image (a chart drawn in Snowsight), and the emulator has no console")
+        if any("s3://" in text for text in self._texts(task, steps)):
+            reasons.append("it loads from Amazon S3 (an s3:// URL in the task or a file it copies), which the "
+                           "emulator cannot reach")
+        actions = [a for s in steps if s.type == "snowflake_init" for a in s.parameters.get("actions") or []
+                   if isinstance(a, dict)]
+        for action in actions:
+            script = action.get("sql_script")
+            if action.get("type") == "execute_script" and isinstance(script, str):
+                reasons += self._sql_gaps(task, script)
+        brings_data = any(a.get("type") in {"execute_script", "create_table"} for a in actions) or any(
+            s.type not in {"google_chrome_browser", "snowflake_login", "snowflake_init"} for s in steps)
+        reads_database = any(r.type in {"snowflake_table_to_csv", "snowflake_database_schema_to_csv"} for r in results)
+        if not brings_data and reads_database:
+            reasons.append("the account starts without the task's data, the task brings none, and its result reads "
+                           "a database: the data comes from a share or the Marketplace, which the emulator does not have")
+        return reasons
+
+    @staticmethod
+    def _texts(task: Task, steps: list[StepSpec]) -> list[str]:
+        """The task's own text and the text files its steps copy into the guest."""
+        texts = [task.spec.model_dump_json()]
+        for step in steps:
+            source = step.parameters.get("src") if step.type == "copyfile_from_host_to_guest" else None
+            if isinstance(source, str):
+                try:
+                    texts.append(task.host_path(source).read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError):
+                    pass  # a missing file is the needs analysis's; a binary one holds no URL to read
+        return texts
+
+    def _sql_gaps(self, task: Task, sql_file: str) -> list[str]:
+        try:
+            sql = task.host_path(sql_file).read_text(encoding="utf-8")
+        except OSError:
+            return []
+        return [f"its setup script ({Path(sql_file).name}) needs what fakesnow lacks: {why}"
+                for pattern, why in self.SQL_GAPS.items() if re.search(pattern, sql, re.IGNORECASE)]
+
+
 emulators.add("bigquery", BigQueryEmulator())
+emulators.add("snowflake", SnowflakeEmulator())

@@ -14,14 +14,8 @@ NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "snowflake": (
         "Snowflake",
         (
-            "snowflake_table_to_csv",
-            "snowflake_database_schema_to_csv",
             "snowflake_worksheet_sql",
-            "snowflake_execution_result",
             "snowflake_worksheet_names_in_folder",
-            "snowflake_function_result",
-            "snowflake_log_message",
-            "snowflake_user_info",
             "snowflake_worksheet_sql_result",
         ),
     ),

@@ -59,15 +59,18 @@ def google_sign_in(page: Page, email: str, password: str) -> None:
             logger.debug("no %r prompt after Google's sign-in", prompt)
 
 
-def snowflake_sign_in(page: Page, user: str, password: str) -> None:
-    """Snowsight's sign-in (the account's own URL): user name and password, then the first-use prompts."""
+def snowflake_sign_in(page: Page, account: str, user: str, password: str) -> None:
+    """Snowsight's sign-in: the account identifier, then user name and password, then the
+    first-use prompts ("Skip for now", the feedback pop-over)."""
     from playwright.sync_api import Error as PlaywrightError
 
+    page.fill("input[aria-label='Account identifier']", account)
+    page.get_by_role("button", name="Sign in").click()
     page.fill("input[name=username]", user)
     page.fill("input[name=password]", password)
     page.get_by_role("button", name="Sign in").click()
-    page.wait_for_load_state()
-    for prompt in ("Skip", "Got it"):
+    page.locator("nav[role=navigation]").wait_for(timeout=60_000)
+    for prompt in ("Skip for now", "Close"):
         try:
             page.get_by_role("button", name=prompt).click(timeout=3_000)
         except PlaywrightError:

@@ -15,8 +15,6 @@ NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "snowflake": (
         "Snowflake",
         (
-            "snowflake_init",
-            "snowflake_login",
             "snowflake_write_sqls_in_new_worksheet",
             "snowflake_delete_folder",
             "snowflake_delete_filter",
