@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepare this machine for the benchmark: Docker engine (started if none runs), debootstrap,
-# a virtualenv with the project installed (with the test and dev extras: pytest-xdist, tox), and
+# a virtualenv with the project installed (with the test, dev and accounts extras: pytest-xdist, tox, the cloud clients), and
 # the environment images (reused when unchanged). With --tests, also Chromium, the browser the
 # end-to-end tests open reports in.
 # Safe to run again: each step only does what is missing.
