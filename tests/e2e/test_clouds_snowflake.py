@@ -98,3 +98,12 @@ def test_the_keyfile_in_the_guest_points_at_the_emulator_as_the_guest_reaches_it
 def test_an_unknown_action_is_named(ctx: TaskContext) -> None:
     with pytest.raises(StepError, match=r"snowflake_init.actions\[0\].type: 'vacuum' is not one of"):
         snowflake_init(ctx, [{"type": "vacuum"}], SETTINGS)
+
+
+def test_a_database_made_with_its_schema_and_a_table_made_from_a_query(ctx: TaskContext) -> None:
+    snowflake_init(ctx, [{"type": "create_database", "database": "SALES", "schema": "PUBLIC"},
+                         {"type": "create_table", "database": "SALES", "table": "BIG_ORDERS",
+                          "sql": "SELECT ID, AMOUNT FROM SHOP.PUBLIC.ORDERS WHERE AMOUNT > 10"}], SETTINGS)
+    spec = {"settings_file": SETTINGS, "database": "SALES", "table": "BIG_ORDERS", "dest": "big.csv"}
+    assert rows(snowflake_table_to_csv(ctx, spec)) == [["ID", "AMOUNT"], ["1", "12.5"]]
+
