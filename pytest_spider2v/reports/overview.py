@@ -60,8 +60,10 @@ def _headline(summary: RunSummary) -> str:
     apart = f" ({errors} errors and {skipped} skipped, not counted as 0)" if errors or skipped else ""
     without = (f"; <b>{_rate(overall.success_rate_without_errata)}</b> without the {overall.flagged} tasks on the "
                "errata list" if overall.flagged else "")
+    emulated = (f'<p class="headline"><b>{overall.emulated} tasks ran against emulators</b> (--cloud emulate): '
+                "their scores prove the harness and do not score a model.</p>" if overall.emulated else "")
     return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.scored} scored '
-            f"tasks of {overall.total}{apart}{without} &middot; {escape(' · '.join(facts))}</p>")
+            f"tasks of {overall.total}{apart}{without} &middot; {escape(' · '.join(facts))}</p>{emulated}")
 
 
 def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str:

@@ -43,6 +43,7 @@ class GroupFigures:
     tokens: int | None
     cost: float | None
     seconds: float | None  #: wall time, summed over the tasks
+    emulated: int = 0  #: ran against emulators (``--cloud emulate``): scores that prove the harness only
 
     @classmethod
     def of(cls, tasks: list[TaskSummary]) -> GroupFigures:
@@ -63,6 +64,7 @@ class GroupFigures:
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
             seconds=_sum([task.seconds for task in tasks], digits=3),
+            emulated=sum(task.emulated for task in tasks),
         )
 
     @property
@@ -75,11 +77,15 @@ class GroupFigures:
         return self.tokens if column == "tokens" else self.cost
 
     def to_json(self) -> JsonObject:
-        return {"total": self.total, "runnable": self.runnable, "scored": self.scored,
-                "success_rate": self.success_rate, "passed": self.passed, "errors": self.errors,
-                "skipped": self.skipped, "flagged": self.flagged,
-                "success_rate_without_errata": self.success_rate_without_errata, "tokens": self.tokens,
-                "cost": self.cost, "seconds": self.seconds}
+        data: JsonObject = {
+            "total": self.total, "runnable": self.runnable, "scored": self.scored,
+            "success_rate": self.success_rate, "passed": self.passed, "errors": self.errors,
+            "skipped": self.skipped, "flagged": self.flagged,
+            "success_rate_without_errata": self.success_rate_without_errata, "tokens": self.tokens,
+            "cost": self.cost, "seconds": self.seconds}
+        if self.emulated:  # only then: a run without account tasks keeps summary.json's layout
+            data["emulated"] = self.emulated
+        return data
 
 
 @dataclass(frozen=True)
@@ -187,6 +193,9 @@ def format_summary(summary: RunSummary) -> list[str]:
         f"(mean score over {overall.scored} scored tasks; {n_err} errors and {n_skip} skipped "
         "are listed separately, not counted as 0)",
     ]
+    if overall.emulated:
+        lines.append(f"{overall.emulated} tasks ran against emulators (--cloud emulate): their scores prove the harness "
+                     "and do not score a model")
     if overall.flagged:
         lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
                      f"{_rate(overall.success_rate_without_errata)} over {overall.scored_without_errata} scored tasks")

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from pytest_spider2v.run.json_values import JsonObject, number, obj, text, texts
+from pytest_spider2v.run.json_values import JsonObject, flag, number, obj, text, texts
 from pytest_spider2v.run.results import MetricResult, TaskResult
 
 #: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
@@ -68,6 +68,8 @@ class TaskSummary:
     recorded: RecordedEnding | None = None
     #: the task's erratum (its kind and summary) when it is on the errata list, else ""
     errata: str = ""
+    #: it ran against emulators (``--cloud emulate``): its score proves the harness, not an agent
+    emulated: bool = False
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -85,6 +87,7 @@ class TaskSummary:
             recorded=(RecordedEnding(result.replay_of.run, result.replay_of.status, result.replay_of.score)
                       if result.replay_of else None),
             errata=next((flag.reason for flag in result.flags if flag.kind == "errata"), ""),
+            emulated=any(flag.kind == "emulator" for flag in result.flags),
         )
 
     @property
@@ -127,6 +130,8 @@ class TaskSummary:
             data["recorded"] = self.recorded.to_json()
         if self.errata:
             data["errata"] = self.errata
+        if self.emulated:
+            data["emulated"] = True
         return data
 
     @classmethod
@@ -142,6 +147,7 @@ class TaskSummary:
             retried=texts(data, "retried"), facets=obj(data, "facets"),
             sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
             recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
+            emulated=flag(data, "emulated", False),
         )
 
 

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from pytest_spider2v.reports.html import render_task
+from pytest_spider2v.reports.overview import render_overview
 from pytest_spider2v.reports.summary import GroupFigures, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary, usage_totals
 from pytest_spider2v.run.records import public_settings
@@ -188,6 +189,19 @@ def test_summary_json_keeps_its_layout() -> None:
         "interface": "gui", "variant": "abstract", "status": "passed", "score": 1.0, "tokens": 10, "cost": 0.01,
         "seconds": 10.0, "detail": "a happened", "retried": []}
     assert [TaskSummary.from_json(task) for task in written["tasks"]] == summary.tasks  # as the controller reads them
+
+
+def test_a_run_against_emulators_says_so_in_the_text_the_json_and_the_overview() -> None:
+    flag = Flag.emulated(["BigQuery: bqemulator 1.4"], []).to_json()
+    emulated = task_summary(nodeid="e", task_id="e", app="bigquery", status="passed", score=1.0, flags=[flag])
+    plain = _props("p", ["excel"], "x", "easy", "passed", 1.0)
+    summary = summarize([emulated, plain])
+    assert "1 tasks ran against emulators (--cloud emulate): their scores prove the harness and do not score a model" \
+        in format_summary(summary)
+    assert summary.to_json()["emulated"] == 1 and "emulated" not in summarize([plain]).to_json()
+    assert TaskSummary.from_json(emulated.to_json()).emulated
+    assert "1 tasks ran against emulators" in render_overview(summary)
+    assert "emulators" not in render_overview(summarize([plain]))
 
 
 def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
