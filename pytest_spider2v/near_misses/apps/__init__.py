@@ -1,5 +1,5 @@
 """Near-miss makers of the metrics written for one application's image."""
 
-from pytest_spider2v.near_misses.apps import servicedesk
+from pytest_spider2v.near_misses.apps import servicedesk, snowflake
 
-__all__ = ["servicedesk"]
+__all__ = ["servicedesk", "snowflake"]

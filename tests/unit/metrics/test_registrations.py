@@ -13,9 +13,9 @@ IMPLEMENTED = {
     "check_file_existence", "is_not_in_list", "diff_text_file", "literal_match", "compare_sql",
     "compare_notebook_outputs", "compare_metabase_images", "compare_images", "compare_notebook_cells",
     "compare_jupyterlab_images", "is_jupyter_cell_executed", "are_jupyter_outputs_cleared",
-    "compare_ipynb_files", "compare_image_list",
+    "compare_ipynb_files", "compare_image_list", "check_snowflake_log_message",
 }
-DECLARED = {"check_snowflake_log_message", "is_snowflake_user_created"}
+DECLARED = {"is_snowflake_user_created"}
 
 
 def test_all_reference_metrics_are_known() -> None:
