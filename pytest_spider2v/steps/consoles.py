@@ -22,9 +22,33 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-#: The original's default timeouts: 10 s for an action, 100 s for a navigation.
+#: The original's default timeouts: 10 s for an action, 100 s for a navigation; a minute for an
+#: element of a console page already open (Snowsight's worksheets).
 ACTION_TIMEOUT_MS = 10_000
 NAVIGATION_TIMEOUT_MS = 100_000
+CONSOLE_WAIT_MS = 60_000
+
+
+class ConsoleError(RuntimeError):
+    """A console page the task needs is not open in the guest's browser."""
+
+
+@contextmanager
+def open_page(ctx: TaskContext, listening_port: int, url_prefix: str) -> Iterator[Page]:
+    """The guest Chromium's tab whose address starts with ``url_prefix`` (a console a sign-in
+    step opened), with the original's timeouts; a :class:`ConsoleError` when there is none."""
+    from playwright.sync_api import sync_playwright
+
+    cdp = ctx.env.host_url(listening_port)
+    wait_for_devtools(cdp)
+    with sync_playwright() as p:
+        browser = p.chromium.connect_over_cdp(cdp)
+        pages = [page for context in browser.contexts for page in context.pages if page.url.startswith(url_prefix)]
+        if not pages:
+            raise ConsoleError(f"no tab of the guest's Chromium shows {url_prefix}")
+        page = pages[0]
+        page.set_default_timeout(CONSOLE_WAIT_MS)
+        yield page
 
 
 @contextmanager

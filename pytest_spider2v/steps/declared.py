@@ -12,18 +12,9 @@ from pytest_spider2v.registry import setup_steps
 #: account (as in ``related_apps``) -> (service, step types needing that account)
 NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_init", "workarena_unique_fields")),
-    "snowflake": (
-        "Snowflake",
-        (
-            "snowflake_write_sqls_in_new_worksheet",
-            "snowflake_delete_folder",
-            "snowflake_delete_filter",
-        ),
-    ),
     "google_cloud": ("Google Cloud", ("gcp_upload_keyfile", "gcp_webgui", "gcp_config_webgui")),
     "googledrive": ("Google Drive", ("googledrive_init", "googledrive_login", "googledrive", "login")),
     "dbt_cloud": ("dbt Cloud", ("dbt_cloud_init", "dbt_cloud_webui_login")),
-    "hasura_cloud": ("Hasura Cloud", ("hasura_login",)),
     "dagster_cloud": ("Dagster Cloud", ("dagster_cloud_webui_login",)),
 }
 

@@ -86,7 +86,8 @@ def test_implemented_names() -> None:
 def test_cloud_declarations_name_their_account() -> None:
     assert setup_steps.entry("snowflake_login").meta["account"] == "snowflake"
     assert setup_steps.entry("snowflake_login").meta["console"]  # waived against an emulator
-    assert "Snowflake account" in (setup_steps.entry("snowflake_delete_folder").unavailable or "")
+    assert setup_steps.entry("snowflake_delete_folder").meta["not_emulated"]  # Snowsight's state: not waived
+    assert "ServiceNow account" in (setup_steps.entry("workarena_task_init").unavailable or "")
     assert getters.entry("workarena_task_result").meta["account"] == "servicenow"
     assert "web UI" in (setup_steps.entry("metabase_webui_init").unavailable or "")
     assert getters.entry("dbt_job_info").meta["account"] == "dbt_cloud"
