@@ -11,7 +11,6 @@ from pytest_spider2v.registry import getters
 #: account (as in ``related_apps``) -> (service, getter types needing that account)
 NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_result",)),
-    "dbt_cloud": ("dbt Cloud", ("dbt_job_info", "dbt_project_info", "dbt_environment_info")),
     "googledrive": ("Google Drive", ("googlesheet_active_file",)),
 }
 

@@ -14,7 +14,6 @@ NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_init", "workarena_unique_fields")),
     "google_cloud": ("Google Cloud", ("gcp_upload_keyfile", "gcp_webgui", "gcp_config_webgui")),
     "googledrive": ("Google Drive", ("googledrive_init", "googledrive_login", "googledrive", "login")),
-    "dbt_cloud": ("dbt Cloud", ("dbt_cloud_init", "dbt_cloud_webui_login")),
     "dagster_cloud": ("Dagster Cloud", ("dagster_cloud_webui_login",)),
 }
 

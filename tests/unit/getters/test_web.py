@@ -62,5 +62,5 @@ def test_local_getters_are_implemented_and_cloud_ones_declared() -> None:
     for name in ("active_url_from_accessTree", "active_tab_info", "html_check", "validate_correct_url",
                  "dbt_profiles", "airbyte_localhost_page", "superset_localhost_page", "metabase_question_sql"):
         assert getters.entry(name).obj is not None, name
-    entry = getters.entry("dbt_job_info")
-    assert entry.obj is None and entry.meta.get("account") == "dbt_cloud"
+    entry = getters.entry("workarena_task_result")
+    assert entry.obj is None and entry.meta.get("account") == "servicenow"

@@ -60,9 +60,9 @@ def test_sample_collects_all_with_nothing_unknown(sample_report: compatibility.R
 @pytest.mark.sample
 def test_sample_account_tasks_reported_with_their_account(sample_report: compatibility.Report) -> None:
     dbt = sample_report.apps["dbt"]
-    dbt_cloud = {i for reason, ids in dbt.reasons.items() if "needs a dbt Cloud account" in reason for i in ids}
-    assert len(dbt_cloud) == DBT_CLOUD_TASKS
-    assert (dbt.with_emulator, dbt.with_accounts) == (0, 0)
+    dbt_cloud = {i for reason, ids in dbt.emulator_reasons.items() if "needs a dbt_cloud account" in reason for i in ids}
+    assert len(dbt_cloud) == DBT_CLOUD_TASKS  # no emulator of dbt Cloud: with the user's account only
+    assert (dbt.with_emulator, dbt.with_accounts, len(dbt.reasons)) == (0, DBT_CLOUD_TASKS, 0)
 
 
 @pytest.mark.sample
