@@ -1,7 +1,7 @@
 """Built-in metrics: pure scoring functions ``metric(result, expected, **options) -> float``.
 
 Importing this package registers every metric in :data:`pytest_spider2v.registry.metrics`
-(and declares the original benchmark's metrics that are not available here). Only the modules
+(every metric of the original benchmark is implemented). Only the modules
 that register are imported here; the workbook helpers (``cells``, ``conditional_formats``,
 ``sheet_objects``, ``table_rules``, ``value_rules``, ``workbooks``) load when a metric needs them.
 """
@@ -10,7 +10,6 @@ from pytest_spider2v.metrics import (  # noqa: F401  (imported for their registr
     apps,
     closed_form,
     databases,
-    declared,
     images,
     notebooks,
     tables,

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from contextlib import closing
 from typing import Any
 
-from pytest_spider2v.clouds.snowflake import connect, quoted, snowflake_account
+from pytest_spider2v.clouds.snowflake import SnowflakeAccount, connect, quoted, snowflake_account
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
@@ -100,6 +100,11 @@ def snowflake_execution_result(ctx: TaskContext, spec: dict[str, Any]) -> str | 
 
 @getters.register("snowflake_user_info", account="snowflake", not_emulated=NO_USERS)
 def snowflake_user_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, Any]:
+    """The user's fields and roles; and, when the task's rules name the user's PASSWORD, whether it
+    signs in with it (``PASSWORD_ACCEPTED``): the original's metric tried that sign-in itself, a
+    metric here only reads what the getters brought."""
+    from snowflake.connector.errors import DatabaseError
+
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_user_info")
     info: dict[str, Any] = {"ROLE": ["PUBLIC"]}
     with closing(connect(account)) as connection:
@@ -108,7 +113,25 @@ def snowflake_user_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, Any
             if str(name).upper() != "PASSWORD":
                 info[str(name).upper()] = str(value)
         info["ROLE"] += [str(row[1]) for row in cursor.execute(f"SHOW GRANTS TO USER {spec['username']}").fetchall()]  # type: ignore[union-attr]
+    password = _ruled_password(ctx)
+    if password is not None and "LOGIN_NAME" in info:
+        user = SnowflakeAccount(account.account, info["LOGIN_NAME"], password, account.options)
+        try:
+            connect(user).close()
+            info["PASSWORD_ACCEPTED"] = True
+        except DatabaseError:
+            info["PASSWORD_ACCEPTED"] = False
     return info
+
+
+def _ruled_password(ctx: TaskContext) -> str | None:
+    """The PASSWORD the task's ``rule`` getters give, if any."""
+    expected = ctx.task.spec.evaluator.expected
+    for spec in expected if isinstance(expected, list) else [expected]:
+        rules = (spec.model_extra or {}).get("rules") if spec is not None and spec.type == "rule" else None
+        if isinstance(rules, dict) and "PASSWORD" in rules:
+            return str(rules["PASSWORD"])
+    return None
 
 
 @getters.register("snowflake_function_result", account="snowflake", not_emulated=NO_EVENTS)

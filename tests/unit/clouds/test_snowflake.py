@@ -107,3 +107,16 @@ def test_the_settings_point_at_the_guests_emulator(tmp_path: Path) -> None:
     SnowflakeEmulator().write_settings(tmp_path)
     document = json.loads((tmp_path / "snowflake" / "settings.json").read_text())
     assert document["host"] == "guest:8090" and {"account", "user", "password"} <= set(document)
+
+
+def test_the_user_getter_tries_the_password_the_rules_name_and_no_other() -> None:
+    from pytest_spider2v.getters.apps.snowflake import _ruled_password
+
+    def ctx_with(rules: dict[str, Any]) -> TaskContext:
+        task = snowflake_task([], {"type": "snowflake_user_info", "settings_file": SETTINGS, "username": "snowman"})
+        document = task.spec.model_dump()
+        document["evaluator"]["expected"] = {"type": "rule", "rules": rules}
+        return TaskContext(FakeEnvironment(), make_task(document), Path("cache"), None)
+
+    assert _ruled_password(ctx_with({"NAME": "SNOWMAN", "PASSWORD": "20!4@sn0wf@ll"})) == "20!4@sn0wf@ll"
+    assert _ruled_password(ctx_with({"NAME": "SNOWMAN"})) is None
