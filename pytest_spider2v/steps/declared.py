@@ -13,7 +13,7 @@ from pytest_spider2v.registry import setup_steps
 NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
     "servicenow": ("ServiceNow", ("workarena_task_init", "workarena_unique_fields")),
     "google_cloud": ("Google Cloud", ("gcp_upload_keyfile", "gcp_webgui", "gcp_config_webgui")),
-    "googledrive": ("Google Drive", ("googledrive_init", "googledrive_login", "googledrive", "login")),
+    "googledrive": ("Google Drive", ("googledrive", "login")),  # googledrive_init, _login: apps/googledrive.py
     "dagster_cloud": ("Dagster Cloud", ("dagster_cloud_webui_login",)),
 }
 
