@@ -69,7 +69,10 @@ def read_python(source: str, first_line: int, facts: Facts, where: str = "line",
             if isinstance(node, ast.Import) and not optional:
                 facts.needs += [Need("package", "", line, alias.name) for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and not optional:
-                facts.needs.append(Need("package", "", line, node.module))
+                # each imported name under its module: `from google.cloud import bigquery` is
+                # google.cloud.bigquery, which a namespace package's entry (google.cloud.*) resolves
+                facts.needs += [Need("package", "", line, node.module if alias.name == "*" else f"{node.module}.{alias.name}")
+                                for alias in node.names]
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings:
                 facts.needs += [Need("host", host, line, dags=runs_with) for host in hosts(node.value)]
         if isinstance(node, (ast.Import, ast.ImportFrom)) and _executes_notebooks(node):

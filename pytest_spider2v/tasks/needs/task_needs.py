@@ -93,7 +93,9 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             if top in local or top in sys.stdlib_module_names or top == "__future__":
                 continue
             dists = manifest.distributions_of(need.detail)
-            shown = top if manifest.distributions_of(top) == dists else need.detail
+            parts = need.detail.split(".")  # shown as the shortest prefix that names the same distributions
+            shown = next(".".join(parts[:end]) for end in range(1, len(parts) + 1)
+                         if manifest.distributions_of(".".join(parts[:end])) == dists)
             resolved.append(Need("package", dists[0], need.where, shown, alternatives=dists[1:]))
         elif need.kind == "conda_env" and need.name in created_envs:
             continue
@@ -101,7 +103,7 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             continue
         else:
             resolved.append(need)
-    return resolved
+    return list(dict.fromkeys(resolved))  # `from pandas import A, B` is one need
 
 
 def _parameter_sets(task: Task) -> Iterator[tuple[str, dict[str, Any]]]:

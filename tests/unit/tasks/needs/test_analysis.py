@@ -33,7 +33,7 @@ REPO = REPO
 SNAPSHOTS = "snapshots:\n  desktop: desktop\n  airflow: airflow\n  jupyter: jupyter\n  superset: superset\n  dagster: dagster\n"
 PROVIDES: dict[str, Any] = {
     "serves": ["localhost", "127.0.0.1"],
-    "distributions": {"sklearn": "scikit-learn", "airflow": "apache-airflow",
+    "distributions": {"sklearn": "scikit-learn", "airflow": "apache-airflow", "google.cloud.*": "google-cloud-*",
                       "airflow.providers.*": "apache-airflow-providers-*", "psycopg2": ["psycopg2-binary", "psycopg2"]},
     "families": {
         "desktop": {"programs": ["bash", "unzip", "mkdir", "sed", "yes", "curl", "jq", "sudo", "python3", "python",
@@ -137,6 +137,16 @@ NOTEBOOK = {
         {"cell_type": "code", "source": ["%%bash\n", "curl -O https://example.org/data.csv\n"]},
     ],
 }
+
+
+def test_a_name_imported_from_a_namespace_package_is_resolved_by_its_own_distribution(tmp_path: Path) -> None:
+    desktop = {**PROVIDES["families"]["desktop"], "packages": ["pandas", "google-cloud-bigquery"]}
+    envs = environments(tmp_path, {**PROVIDES, "families": {**PROVIDES["families"], "desktop": desktop}})
+    task = spider2v_task(tmp_path, "desktop", "desktop", {"query.py": (
+        "from google.cloud import bigquery\nfrom pandas import DataFrame, Series\nfrom google.cloud import storage\n")},
+        instruction="Run query.py and save what it prints.")
+    assert reasons(task, envs) == [  # bigquery and pandas are there; storage is not, and named as such
+        "imports google.cloud.storage in query.py line 3, not in image 'desktop'"]
 
 
 RUN_ALL = "Complete the notebook, then run all the cells and save it."
@@ -248,7 +258,7 @@ def test_dag_in_an_archive_reaching_the_internet(tmp_path: Path) -> None:
     })
     task = spider2v_task(tmp_path, "airflow", "airflow", {"movies.zip": archive})
     assert reasons(task, envs) == [
-        "imports airflow.providers.http.operators.http (apache-airflow-providers-http) in "
+        "imports airflow.providers.http (apache-airflow-providers-http) in "
         "movies.zip: movies/dags/movies.py line 4, not in image 'airflow'",
         "installs Python package 'astronomer-cosmos' (movies.zip: movies/requirements.txt line 2), not in image 'airflow'",
         "downloads from raw.githubusercontent.com (movies.zip: movies/dags/movies.py line 7; no internet here)",
@@ -397,7 +407,8 @@ DB = "sqlite:///local.db"
 '''
     found = needs_of(tmp_path, "assets.py", code)
     imported = {n for k, n, _ in found if k == "package"}
-    assert imported == {"__future__", "os", "sys", "typing", "json", "dagster_duckdb.io_manager"}
+    # a name imported from a module counts under it (the resolution takes its longest listed prefix)
+    assert imported == {"__future__.annotations", "os", "sys", "typing.TYPE_CHECKING", "json", "dagster_duckdb.io_manager"}
     assert [(n, w) for k, n, w in found if k == "host"] == [("hacker-news.firebaseio.com", "line 13")]
 
 
