@@ -31,7 +31,7 @@ class Emulator(Protocol):
     each task's environment, that ``--cloud emulate`` points a run's account tasks at (setup
     steps, getters and the guest's own clients), so the data path is proven without an account."""
 
-    #: what it stands in for and with what, as a record and the report name it ("BigQuery (bqemulator 1.4)")
+    #: what it stands in for and with what, as a record and the report name it ("BigQuery: bqemulator 1.4")
     title: str
     #: the ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for
     accounts: tuple[str, ...]
