@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.settings import AccountSettingsError, field, read_json, settings_path, start_service
+from pytest_spider2v.clouds.settings import AccountSettingsError, field, guest_url, read_json, settings_path
 from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
@@ -25,10 +25,9 @@ if TYPE_CHECKING:
 
 DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 DEFAULT_PROJECT = "bigquery-project"
-#: An ``api_endpoint`` of this form names a port of the task's environment.
-GUEST_PREFIX = "guest:"
 #: The image's service (``spider2v-service start bigquery``) that serves the emulator on :data:`EMULATOR_PORT`.
 EMULATOR_SERVICE = "bigquery"
+CONNECTION_LOCATION = "us"
 EMULATOR_PORT = 9050
 
 
@@ -57,20 +56,9 @@ def google_project(ctx: TaskContext, params: dict[str, Any], what: str) -> Googl
     project_id = str(field(entry, "project_id", path, what))
     endpoint = str(entry.get("api_endpoint") or "")
     if endpoint:
-        return GoogleProject(project_id, None, _reachable(ctx, endpoint, path, what))
+        return GoogleProject(project_id, None, guest_url(ctx, endpoint, EMULATOR_SERVICE, path, "api_endpoint", what) or endpoint)
     keyfile = str(field(entry, "keyfile_path", path, what)).replace("{project_id}", project_id)
     return GoogleProject(project_id, settings_path(ctx, keyfile, f"{what}: {path.name} keyfile_path"))
-
-
-def _reachable(ctx: TaskContext, endpoint: str, path: Path, what: str) -> str:
-    """The endpoint as the host reaches it: ``guest:<port>`` through the environment's published port."""
-    if not endpoint.startswith(GUEST_PREFIX):
-        return endpoint
-    port = endpoint.removeprefix(GUEST_PREFIX)
-    if not port.isdigit():
-        raise AccountSettingsError(f"{what}: {path} api_endpoint {endpoint!r} is not guest:<port>")
-    start_service(ctx, EMULATOR_SERVICE)
-    return ctx.env.host_url(int(port))
 
 
 def bigquery_client(project: GoogleProject) -> bigquery.Client:
@@ -83,6 +71,11 @@ def bigquery_client(project: GoogleProject) -> bigquery.Client:
         return bigquery.Client(project=project.project_id, credentials=AnonymousCredentials(),
                                client_options=ClientOptions(api_endpoint=project.api_endpoint))
     return bigquery.Client(project=project.project_id, credentials=_key_credentials(project))
+
+
+def connections_parent(project: GoogleProject) -> str:
+    """Where the project's BigQuery connections live (location ``us``, as the original's)."""
+    return f"projects/{project.project_id}/locations/{CONNECTION_LOCATION}"
 
 
 def connection_client(project: GoogleProject) -> ConnectionServiceClient:

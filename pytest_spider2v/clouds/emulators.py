@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 
 from pytest_spider2v.clouds import snowflake
-from pytest_spider2v.clouds.bigquery import DEFAULT_CONFIG, DEFAULT_PROJECT, EMULATOR_PORT, GUEST_PREFIX
+from pytest_spider2v.clouds.bigquery import DEFAULT_CONFIG, DEFAULT_PROJECT, EMULATOR_PORT
+from pytest_spider2v.clouds.settings import GUEST_PREFIX
 from pytest_spider2v.registry import emulators
 from pytest_spider2v.tasks.availability import SETTINGS_PREFIX
 from pytest_spider2v.tasks.model import StepSpec, Task
@@ -29,6 +30,17 @@ SQL_GAPS: dict[str, str] = {
 }
 #: Steps that set up the browser and the console, and bring no data into the project.
 NO_DATA_STEPS = frozenset({"google_chrome_browser", "bigquery_login", "bigquery_init"})
+
+
+def sql_gaps(task: Task, sql_file: str, gaps: dict[str, str], role: str, emulator: str) -> list[str]:
+    """What the task's SQL file (its ``role``: "its setup script") uses that the ``emulator``
+    lacks, one reason per pattern of ``gaps`` it matches."""
+    try:
+        sql = task.host_path(sql_file).read_text(encoding="utf-8")
+    except OSError:
+        return []  # a missing file is the needs analysis's to report
+    return [f"{role} ({Path(sql_file).name}) needs what {emulator} lacks: {why}"
+            for pattern, why in gaps.items() if re.search(pattern, sql, re.IGNORECASE)]
 
 
 class BigQueryEmulator:
@@ -67,17 +79,9 @@ class BigQueryEmulator:
         for spec in results:
             sql_file = (spec.model_extra or {}).get("sql") if spec is not None else None
             if isinstance(sql_file, str):
-                reasons += self._sql_gaps(task, sql_file)
+                reasons += sql_gaps(task, sql_file, SQL_GAPS, "its evaluation query", "bqemulator")
         return reasons
 
-    @staticmethod
-    def _sql_gaps(task: Task, sql_file: str) -> list[str]:
-        try:
-            sql = task.host_path(sql_file).read_text(encoding="utf-8")
-        except OSError:
-            return []  # a missing file is the needs analysis's to report
-        return [f"its evaluation query ({Path(sql_file).name}) needs what bqemulator lacks: {why}"
-                for pattern, why in SQL_GAPS.items() if re.search(pattern, sql, re.IGNORECASE)]
 
 
 class SnowflakeEmulator:
@@ -118,7 +122,7 @@ class SnowflakeEmulator:
         for action in actions:
             script = action.get("sql_script")
             if action.get("type") == "execute_script" and isinstance(script, str):
-                reasons += self._sql_gaps(task, script)
+                reasons += sql_gaps(task, script, self.SQL_GAPS, "its setup script", "fakesnow")
         brings_data = any(a.get("type") in {"execute_script", "create_table"} for a in actions) or any(
             s.type not in {"google_chrome_browser", "snowflake_login", "snowflake_init"} for s in steps)
         reads_database = any(r.type in {"snowflake_table_to_csv", "snowflake_database_schema_to_csv"} for r in results)
@@ -140,13 +144,6 @@ class SnowflakeEmulator:
                     pass  # a missing file is the needs analysis's; a binary one holds no URL to read
         return texts
 
-    def _sql_gaps(self, task: Task, sql_file: str) -> list[str]:
-        try:
-            sql = task.host_path(sql_file).read_text(encoding="utf-8")
-        except OSError:
-            return []
-        return [f"its setup script ({Path(sql_file).name}) needs what fakesnow lacks: {why}"
-                for pattern, why in self.SQL_GAPS.items() if re.search(pattern, sql, re.IGNORECASE)]
 
 
 emulators.add("bigquery", BigQueryEmulator())

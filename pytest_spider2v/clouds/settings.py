@@ -42,6 +42,22 @@ def read_json(path: Path, what: str) -> Any:
         ) from None
 
 
+#: A setting of this form (an endpoint, a host) names a port of the task's own environment.
+GUEST_PREFIX = "guest:"
+
+
+def guest_url(ctx: TaskContext, value: str, service: str, path: Path, key: str, what: str) -> str | None:
+    """Where the host reaches the setting ``key``'s ``guest:<port>`` (the image's ``service``,
+    started first): the environment's published port; None for any other value (a real service)."""
+    if not value.startswith(GUEST_PREFIX):
+        return None
+    port = value.removeprefix(GUEST_PREFIX)
+    if not port.isdigit():
+        raise AccountSettingsError(f"{what}: {path} {key} {value!r} is not guest:<port>")
+    start_service(ctx, service)
+    return ctx.env.host_url(int(port))
+
+
 def start_service(ctx: TaskContext, name: str) -> None:
     """Start the image's service ``name`` (an emulator) in the task's environment and wait until it
     answers; a no-op once it runs."""

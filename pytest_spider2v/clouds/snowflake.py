@@ -14,8 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from pytest_spider2v.clouds.bigquery import GUEST_PREFIX
-from pytest_spider2v.clouds.settings import AccountSettingsError, read_json, settings_path, start_service
+from pytest_spider2v.clouds.settings import AccountSettingsError, guest_url, read_json, settings_path
 from pytest_spider2v.clouds.settings import field as required
 from pytest_spider2v.run.task_context import TaskContext
 
@@ -49,13 +48,8 @@ def snowflake_account(ctx: TaskContext, settings_file: str | None, what: str) ->
     if matched := ACCOUNT_URL.search(account):
         account = matched[1]
     options = {k: v for k, v in document.items() if k not in {"account", "user", "password"}}
-    host = str(options.get("host") or "")
-    if host.startswith(GUEST_PREFIX):
-        port = host.removeprefix(GUEST_PREFIX)
-        if not port.isdigit():
-            raise AccountSettingsError(f"{what}: {path} host {host!r} is not guest:<port>")
-        start_service(ctx, EMULATOR_SERVICE)
-        url = urlsplit(ctx.env.host_url(int(port)))
+    if emulator := guest_url(ctx, str(options.get("host") or ""), EMULATOR_SERVICE, path, "host", what):
+        url = urlsplit(emulator)
         options.update(host=url.hostname, port=url.port, protocol="http")
     return SnowflakeAccount(account, str(required(document, "user", path, what)),
                             str(required(document, "password", path, what)), options)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, google_project
+from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, connections_parent, google_project
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger(__name__)
 
-CONNECTION_LOCATION = "us"
 QUERY_TIMEOUT = 300
 
 
@@ -54,8 +53,8 @@ def bigquery_datasets(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
                   not_emulated="the emulator has no BigQuery Connection API")
 def bigquery_connections(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
     project = google_project(ctx, spec, "bigquery_connections")
-    parent = f"projects/{project.project_id}/locations/{CONNECTION_LOCATION}"
-    return [c.name.rsplit("/", 1)[-1] for c in connection_client(project).list_connections(parent=parent)]
+    connections = connection_client(project).list_connections(parent=connections_parent(project))
+    return [c.name.rsplit("/", 1)[-1] for c in connections]
 
 
 def _query_to_csv(ctx: TaskContext, client: bigquery.Client, sql: str, dest: str) -> str | None:

@@ -47,7 +47,7 @@ def snowflake_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None
         except ProgrammingError:
             return None
         header = [d.name for d in cursor.description] if spec.get("include_header", True) else []
-        return _write_csv(ctx, spec.get("dest") or f"{spec['table']}.csv", cursor.fetchall(), header)
+        return write_csv(ctx, spec.get("dest") or f"{spec['table']}.csv", cursor.fetchall(), header)
 
 
 @getters.register("snowflake_database_schema_to_csv", account="snowflake")
@@ -72,7 +72,7 @@ def snowflake_database_schema_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> 
             except ProgrammingError:
                 return None
             rows += cursor.fetchall()
-    return _write_csv(ctx, spec["dest"], rows, header)
+    return write_csv(ctx, spec["dest"], rows, header)
 
 
 @getters.register("snowflake_execution_result", account="snowflake")
@@ -91,7 +91,7 @@ def snowflake_execution_result(ctx: TaskContext, spec: dict[str, Any]) -> str | 
         header = [d.name for d in cursor.description] if spec.get("include_header", True) else []
         rows = cursor.fetchall()
     if spec.get("dest"):
-        return _write_csv(ctx, spec["dest"], rows, header)
+        return write_csv(ctx, spec["dest"], rows, header)
     table = [header, *rows] if header else rows
     if spec.get("return_string", True):
         return "\n".join(",".join(str(value) for value in row) for row in table)
@@ -160,7 +160,8 @@ def snowflake_log_message(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, s
     return None
 
 
-def _write_csv(ctx: TaskContext, dest: str, rows: Sequence[Sequence[Any]], header: list[str]) -> str:
+def write_csv(ctx: TaskContext, dest: str, rows: Sequence[Sequence[Any]], header: list[str]) -> str:
+    """The rows as the original writes them (Python's csv module, NULL as an empty field), in the cache."""
     target = local_cache_path(ctx, dest)
     with open(target, "w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)

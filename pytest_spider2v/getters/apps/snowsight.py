@@ -7,12 +7,11 @@ worksheet must have selected, as a CSV with header). Implemented, verified only 
 
 from __future__ import annotations
 
-import csv
 from contextlib import closing
 from typing import Any
 
 from pytest_spider2v.clouds.snowflake import connect, snowflake_account
-from pytest_spider2v.getters.builtin import local_cache_path
+from pytest_spider2v.getters.apps.snowflake import write_csv
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps.snowsight import NO_CONSOLE, SNOWSIGHT
@@ -55,9 +54,4 @@ def snowflake_worksheet_sql_result(ctx: TaskContext, spec: dict[str, Any]) -> st
             cursor.execute(sql)
         except ProgrammingError:
             return None
-        target = local_cache_path(ctx, spec["dest"])
-        with open(target, "w", newline="", encoding="utf-8") as out:
-            writer = csv.writer(out)
-            writer.writerow([d.name for d in cursor.description])
-            writer.writerows(cursor.fetchall())
-    return str(target)
+        return write_csv(ctx, spec["dest"], cursor.fetchall(), [d.name for d in cursor.description])

@@ -28,7 +28,13 @@ import io
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.bigquery import GoogleProject, bigquery_client, connection_client, google_project
+from pytest_spider2v.clouds.bigquery import (
+    GoogleProject,
+    bigquery_client,
+    connection_client,
+    connections_parent,
+    google_project,
+)
 from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
@@ -44,7 +50,6 @@ STEP = "bigquery_init"
 DEFAULT_GOOGLE_SETTINGS = "evaluation_examples/settings/google/settings.json"
 CONSOLE_URL = "https://console.cloud.google.com/bigquery"
 DEFAULT_KEYFILE_DEST = "/home/user/keyfile.json"
-CONNECTION_LOCATION = "us"
 #: How long a load job may take before the step gives up (seconds).
 LOAD_TIMEOUT = 300
 
@@ -97,8 +102,7 @@ def empty(client: bigquery.Client, project: GoogleProject) -> None:
         logger.info("%s: an emulator has no BigQuery connections to delete", STEP)
         return
     connections = connection_client(project)
-    parent = f"projects/{project.project_id}/locations/{CONNECTION_LOCATION}"
-    for connection in connections.list_connections(parent=parent):
+    for connection in connections.list_connections(parent=connections_parent(project)):
         connections.delete_connection(name=connection.name)
 
 

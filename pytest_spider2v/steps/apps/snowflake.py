@@ -32,8 +32,7 @@ from collections.abc import Callable
 from contextlib import closing
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.bigquery import GUEST_PREFIX
-from pytest_spider2v.clouds.settings import read_json, settings_path
+from pytest_spider2v.clouds.settings import GUEST_PREFIX, read_json, settings_path
 from pytest_spider2v.clouds.snowflake import DEFAULT_SETTINGS, EMULATOR_PORT, connect, snowflake_account
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
