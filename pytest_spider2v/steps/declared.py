@@ -11,7 +11,6 @@ from pytest_spider2v.registry import setup_steps
 
 #: account (as in ``related_apps``) -> (service, step types needing that account)
 NEEDS_ACCOUNT: dict[str, tuple[str, tuple[str, ...]]] = {
-    "servicenow": ("ServiceNow", ("workarena_task_init", "workarena_unique_fields")),
     "google_cloud": ("Google Cloud", ("gcp_upload_keyfile", "gcp_webgui", "gcp_config_webgui")),
     "googledrive": ("Google Drive", ("googledrive", "login")),  # googledrive_init, _login: apps/googledrive.py
     "dagster_cloud": ("Dagster Cloud", ("dagster_cloud_webui_login",)),

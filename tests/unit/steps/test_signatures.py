@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 
 import pytest_spider2v.getters.builtin
-import pytest_spider2v.getters.declared
 import pytest_spider2v.getters.web
 import pytest_spider2v.steps.builtin
 import pytest_spider2v.steps.chrome
@@ -87,7 +86,7 @@ def test_cloud_declarations_name_their_account() -> None:
     assert setup_steps.entry("snowflake_login").meta["account"] == "snowflake"
     assert setup_steps.entry("snowflake_login").meta["console"]  # waived against an emulator
     assert setup_steps.entry("snowflake_delete_folder").meta["not_emulated"]  # Snowsight's state: not waived
-    assert "ServiceNow account" in (setup_steps.entry("workarena_task_init").unavailable or "")
+    assert setup_steps.entry("workarena_task_init").meta["account"] == "servicenow"
     assert getters.entry("workarena_task_result").meta["account"] == "servicenow"
     assert "web UI" in (setup_steps.entry("metabase_webui_init").unavailable or "")
     assert getters.entry("dbt_job_info").meta["account"] == "dbt_cloud"
