@@ -33,6 +33,12 @@ class Provider(Protocol):
     def cleanup_stale(self) -> int:
         """Discard resources left by owners that are no longer running; returns how many."""
 
+    def remove_run(self, wait: float = 0.0) -> int:
+        """Discard every environment of this provider's owner (the run), whichever worker made
+        it, after waiting up to ``wait`` seconds for the workers to release theirs; returns how
+        many were left to discard. A stopped run's controller calls it, so that nothing of the
+        run outlives it even when a worker is ended before its own cleanup is done."""
+
 
 def _start_time(pid: int) -> str | None:
     """Field 22 of ``/proc/<pid>/stat`` (clock ticks since boot), or None if no such process."""

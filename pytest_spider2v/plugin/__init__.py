@@ -4,8 +4,8 @@ a test item, run by fixtures through one task's lifecycle (:mod:`pytest_spider2v
 Its modules: :mod:`.options` (the command line and the settings read from it), :mod:`.collection`
 (task files to items, markers), :mod:`.fixtures` (the run of a task item), :mod:`.hookspecs` (the
 hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects), :mod:`.workers`
-(controller or xdist worker), :mod:`.ownership` (whose environments these are) and
-:mod:`.terminal` (lines shown at once).
+(controller or xdist worker), :mod:`.ownership` (whose environments these are),
+:mod:`.interrupts` (a stopped run leaves nothing behind) and :mod:`.terminal` (lines shown at once).
 
 Nothing here knows a particular app, agent, metric or provider, nor ``--validate``: they are
 extensions, loaded from the ``pytest_spider2v`` entry-point group before the command line is
@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin import collection, fixtures, hookspecs, options, ownership
+from pytest_spider2v.plugin import collection, fixtures, hookspecs, interrupts, options, ownership
 from pytest_spider2v.plugin.keys import RUN_DIR
 from pytest_spider2v.tasks.formats import registered_formats
 from pytest_spider2v.tasks.model import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS
@@ -43,6 +43,7 @@ def pytest_configure(config: pytest.Config) -> None:
         for name, text in fmt.markers.items():
             collection.ensure_marker(config, name, text)
     ownership.configure(config)
+    interrupts.configure(config)
     options.configure_cloud(config)
     config.stash[RUN_DIR] = options.run_folder(config)
 

@@ -22,8 +22,9 @@ from pytest_spider2v.run.json_values import JsonObject
 
 #: name of the ``user_properties`` entry carrying a task's summary
 PROPERTY = "spider2v"
-#: task statuses that end a task (``running`` is the only other one a record can hold)
-ENDED_STATUSES = ("passed", "failed", "error", "skipped")
+#: task statuses that end a task (``running`` is the only other one a record can hold; an
+#: ``interrupted`` task is counted with the errors, and ``--resume`` runs it again)
+ENDED_STATUSES = ("passed", "failed", "error", "skipped", "interrupted")
 
 
 @dataclass(frozen=True)

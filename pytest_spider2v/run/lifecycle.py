@@ -17,6 +17,9 @@ Watching: with ``live`` (or an agent that works through the live view, a person)
 environment is served to a browser as soon as it is acquired, so its setup can be watched too,
 and the URL is announced and recorded. With ``record_video`` the episode is recorded from the
 first observation to the end of the evaluation (:mod:`pytest_spider2v.run.recording`).
+
+Stopping: a run stopped by Ctrl-C or SIGTERM (:mod:`pytest_spider2v.stopping`) records each task
+it cut short as ``interrupted``, naming the signal; ``--resume`` runs such a task again.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from pytest_spider2v.run.results import Flag
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.stopping import stop_reason
 from pytest_spider2v.tasks.availability import Accounts, task_emulators, unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 
@@ -174,7 +178,17 @@ class TaskRun:
             self._provider().release(ctx.env)
 
     def close(self) -> None:
+        """Release the environment; a run stopped by a signal first records, in a task it cut
+        short, that it was interrupted and by what (the record stays resumable)."""
+        if stop_reason() is not None:
+            self._interrupted()
         self._release()
+
+    def _interrupted(self) -> None:
+        """Record, in a task still under way, that the run was stopped, and by what."""
+        if self.record.result.status == "running":
+            reason = stop_reason() or "KeyboardInterrupt"
+            self.record.finish("interrupted", None, f"the run was stopped ({reason}) before this task ended")
 
     # -- outcome --------------------------------------------------------------------------------
     def outcome(self) -> Evaluation:
@@ -203,6 +217,9 @@ class TaskRun:
             except INFRASTRUCTURE_FAULTS as exc:
                 self._fault(exc)
                 agent.reset(self.task)
+            except KeyboardInterrupt:
+                self._interrupted()
+                raise
             except BaseException as exc:
                 self.record.finish("error", None, f"{type(exc).__name__}: {exc}")
                 raise

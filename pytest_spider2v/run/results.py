@@ -309,7 +309,7 @@ class TaskResult:
     instruction: str
     agent: str
     settings: JsonObject  #: the run's settings (secrets masked)
-    status: str = "running"  #: running, then passed / failed / error / skipped
+    status: str = "running"  #: running, then passed / failed / error / skipped / interrupted
     score: float | None = None
     detail: str = ""
     evaluation: list[MetricResult] = field(default_factory=list)

@@ -279,3 +279,10 @@ class FakeProvider(Provider):
     def cleanup_stale(self) -> int:
         """Nothing of a fake outlives its test."""
         return 0
+
+    def remove_run(self, wait: float = 0.0) -> int:
+        """The acquired environments not released yet, released now."""
+        left = [env for env in self.acquired if env not in self.released]
+        for env in left:
+            self.release(env)
+        return len(left)

@@ -129,6 +129,10 @@ class LocalProvider(Provider):
         """Nothing outlives a run: every folder is removed when its task or the run ends."""
         return 0
 
+    def remove_run(self, wait: float = 0.0) -> int:
+        """Each process's folders are its own, removed as its tasks end: none is another's to remove."""
+        return 0
+
 
 def register() -> None:
     from pytest_spider2v.registry import providers

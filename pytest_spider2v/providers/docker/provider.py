@@ -44,6 +44,8 @@ PROVIDER_LABEL = f"{LABEL}.provider"
 SNAPSHOT_LABEL = f"{LABEL}.snapshot"
 GUEST_SERVER_PORT = 5000
 HOSTNAME = "desktop"
+#: How often a stopped run's controller looks whether its workers have released their containers.
+RUN_RELEASE_POLL = 0.5
 
 
 class DockerLimits(TypedDict, total=False):
@@ -173,6 +175,18 @@ class DockerProvider:
             if not owner_alive(network.attrs.get("Labels", {}).get(OWNER_LABEL, "")):
                 remove_isolated(network)
         return removed
+
+    def remove_run(self, wait: float = 0.0) -> int:
+        deadline = time.monotonic() + wait
+        while self._labelled({OWNER_LABEL: self.owner}) and time.monotonic() < deadline:
+            time.sleep(RUN_RELEASE_POLL)
+        left = self._labelled({OWNER_LABEL: self.owner})
+        for container in left:
+            self._remove(container)
+        for network in self.client.networks.list(filters={"label": f"{OWNER_LABEL}={self.owner}"}):
+            remove_isolated(network)  # this provider's own among them
+        self.network = None
+        return len(left)
 
     def limits_of(self, snapshot: str) -> Limits:
         """The limits a container of ``snapshot`` runs under: the run's options over the table's."""

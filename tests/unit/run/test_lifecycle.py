@@ -7,11 +7,14 @@ test is which endings are retried and what the record keeps.
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import pytest
 from _pytest.outcomes import Skipped
 
+from pytest_spider2v import stopping
 from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault, ExecResult
 from pytest_spider2v.run import lifecycle as taskrun
 from pytest_spider2v.run.agent import Agent, Observation, Turn
@@ -210,3 +213,34 @@ def test_a_failed_check_of_the_task_ends_it_as_failed_without_a_score(tmp_path: 
         run.fail("two resets gave different accessibility trees: ...")
     assert (run.record.result.status, run.record.result.score) == ("failed", None)
     assert run.record.result.detail == "two resets gave different accessibility trees: ..."
+
+
+class StoppedAgent(OneActionAgent):
+    """An agent whose episode the run's stop cuts short: SIGTERM arrives during its first turn."""
+
+    def act(self, instruction: str, observation: Observation) -> Turn:
+        os.kill(os.getpid(), signal.SIGTERM)
+        raise AssertionError("the stop signal raises before this line")
+
+
+def test_a_stopped_run_records_its_unfinished_task_as_interrupted(tmp_path: Path) -> None:
+    provider = fake_provider(failing_setups=0)
+    run = make_run(tmp_path, provider, StoppedAgent(), retries=2)
+    restore = stopping.install()
+    try:
+        with pytest.raises(KeyboardInterrupt, match="SIGTERM"):
+            run.outcome()
+        run.close()
+    finally:
+        restore()
+    result = run.record.result
+    assert (result.status, result.score) == ("interrupted", None)
+    assert result.detail == "the run was stopped (SIGTERM) before this task ended"
+    assert len(provider.acquired) == 1 and provider.released == provider.acquired  # not retried, released
+
+
+def test_without_a_stop_closing_an_unfinished_run_leaves_its_record_as_it_is(tmp_path: Path) -> None:
+    run = make_run(tmp_path, fake_provider(failing_setups=0), OneActionAgent(), retries=0)
+    run.context()  # a validate check's environment, then closed without an outcome
+    run.close()
+    assert run.record.result.status == "running"

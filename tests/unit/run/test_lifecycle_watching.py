@@ -144,7 +144,7 @@ def test_an_interrupted_episode_keeps_its_video(tmp_path: Path) -> None:
     task_run.close()
     assert (tmp_path / "record" / "episode.mp4").read_bytes() == PLACEHOLDER_MP4
     assert record_.result.video is not None and record_.result.video.file == "episode.mp4"
-    assert record_.result.status == "error"
+    assert record_.result.status == "interrupted"
 
 
 def test_a_screenless_environment_is_neither_watched_nor_recorded(tmp_path: Path) -> None:
