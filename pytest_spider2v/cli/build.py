@@ -2,6 +2,10 @@
 snapshots with the recipes they are built on), reusing an image whose build context is unchanged,
 and write each image's build time and size to a JSON file.
 
+With ``--push REGISTRY`` each built image is then pushed to ``REGISTRY`` (``registry.lab:5000``),
+for the nodes of a cluster to pull (``--provider swarm``): the line printed per image names the
+digest the push gave it, which the provider asks the registry for before it starts a service.
+
 The building itself is :mod:`pytest_spider2v.environments.build`.
 """
 
@@ -26,6 +30,7 @@ from pytest_spider2v.environments.build import (
     write_figures,
 )
 from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.snapshots import image_name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,6 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-cache", action="store_true", help="rebuild every layer (for cold build figures)")
     parser.add_argument("--mirror", default=DEFAULT_MIRROR, help="Debian mirror for debootstrap")
     parser.add_argument("--jobs", type=int, default=2, help="recipes built at once (siblings over one parent)")
+    parser.add_argument("--push", metavar="REGISTRY", help="then push each image to REGISTRY (HOST:PORT)")
     args = parser.parse_args(argv)
 
     try:
@@ -58,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
                                           no_cache=args.no_cache))
         figures["last_run"] = {"recipes": recipes, "jobs": args.jobs, "seconds": round(time.monotonic() - started, 1),
                                "rebuilt": [r for r in recipes if not figures[r]["reused"]]}
+        for recipe in recipes if args.push else []:
+            pushed = push(client, image_name(recipe), args.push)
+            figures[recipe]["pushed"] = pushed
+            print(f"[spider2v-build] {image_name(recipe)}: pushed as {pushed}")
     except (BuildError, APIError, subprocess.CalledProcessError) as exc:
         print(f"spider2v-build: {exc}", file=sys.stderr)
         return 1
@@ -65,6 +75,20 @@ def main(argv: list[str] | None = None) -> int:
         if figures:
             write_figures(args.figures, figures)
     return 0
+
+
+def push(client: docker.DockerClient, image: str, registry: str) -> str:
+    """Push ``image`` (``spider2v/desktop:latest``) to ``registry``; its reference by digest there."""
+    repository, tag = image.rsplit(":", 1)
+    target = f"{registry.rstrip('/')}/{repository}"
+    client.images.get(image).tag(target, tag)
+    for line in client.api.push(target, tag, stream=True, decode=True):
+        if "error" in line:
+            raise BuildError(f"push of {image} to {registry}: {line['error']}")
+    digests = [d for d in client.images.get(image).attrs.get("RepoDigests") or [] if d.startswith(f"{target}@")]
+    if not digests:
+        raise BuildError(f"push of {image} to {registry}: the registry gave no digest")
+    return str(digests[0])
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -19,6 +19,11 @@ def pytest_spider2v_agent_options(config: pytest.Config) -> dict[str, str]:
     ``--agent-option`` values, which therefore can be overridden by first-class flags). This
     lets an agent family offer flags such as ``--temperature`` without the core knowing them.
     """
+
+
+def pytest_spider2v_provider_options(config: pytest.Config) -> dict[str, Any]:
+    """Provider options an extension derives from its own command-line flags (a cluster's
+    address), merged into what the provider's factory is given besides the core's limits."""
 
 
 @pytest.hookspec(firstresult=True)

@@ -110,12 +110,15 @@ def agent_options(config: pytest.Config) -> dict[str, str]:
 
 
 def provider_options(config: pytest.Config) -> dict[str, Any]:
-    """The environment limits and isolation given on the command line, and only those: a
-    provider that knows none of them (a third-party one) still works for runs that set none."""
+    """The environment limits and isolation given on the command line, and only those (a provider
+    that knows none of them, a third-party one, still works for runs that set none), then what
+    the provider's own flags add through the hook (the ``swarm`` provider's manager)."""
     given = {key: config.getoption(f"spider2v_env_{key}") for key in ("memory", "cpus", "pids")}
     options: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
     if config.getoption("spider2v_isolate_network"):
         options["isolate_network"] = True
+    for extra in config.hook.pytest_spider2v_provider_options(config=config):
+        options.update(extra)
     return options
 
 

@@ -1,0 +1,33 @@
+"""The ``swarm`` provider's flags: where the cluster's manager and registry are. Each defaults to
+its environment variable, as ``scripts/swarm-lab.sh env`` prints them."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+MANAGER_VARIABLE = "SPIDER2V_SWARM_MANAGER"
+REGISTRY_VARIABLE = "SPIDER2V_SWARM_REGISTRY"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("spider2v-swarm", "spider2v: --provider swarm")
+    group.addoption("--swarm-manager", dest="spider2v_swarm_manager", default=os.environ.get(MANAGER_VARIABLE),
+                    metavar="URL", help=f"a Swarm manager's engine API: tcp://HOST:2375, ssh://USER@HOST (${MANAGER_VARIABLE})")
+    group.addoption("--swarm-registry", dest="spider2v_swarm_registry", default=os.environ.get(REGISTRY_VARIABLE),
+                    metavar="HOST:PORT", help="the registry the nodes pull images from, as `spider2v-build --push` "
+                                              f"named it (${REGISTRY_VARIABLE})")
+
+
+def pytest_spider2v_provider_options(config: pytest.Config) -> dict[str, Any]:
+    if config.getoption("spider2v_provider") != "swarm":
+        return {}
+    options = {"manager": config.getoption("spider2v_swarm_manager"),
+               "registry": config.getoption("spider2v_swarm_registry")}
+    missing = [f"--swarm-{name} (or ${variable})" for (name, value), variable
+               in zip(options.items(), (MANAGER_VARIABLE, REGISTRY_VARIABLE)) if not value]
+    if missing:
+        raise pytest.UsageError(f"--provider swarm needs {' and '.join(missing)}")
+    return options

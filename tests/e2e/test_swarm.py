@@ -1,0 +1,79 @@
+"""``--provider swarm`` on the lab (``scripts/swarm-lab.sh``): a Swarm of three Docker-in-Docker
+nodes and a registry on this machine, on networks the script creates. The analysis image is
+pushed with ``spider2v-build --push``; InfiAgent-DABench questions run with the oracle on the
+cluster as they do locally, each service is gone at the run's end, an image the registry lacks is
+refused naming the command that pushes it, and ``down`` leaves nothing of the lab."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import docker
+import pytest
+
+from pytest_spider2v.environments.base import EnvironmentFault
+from pytest_spider2v.environments.provider import owner_token
+from pytest_spider2v.providers.docker.provider import LABEL
+from pytest_spider2v.providers.swarm.provider import SwarmProvider
+from tests.support.shared import require, shared
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+LAB = ROOT / "scripts" / "swarm-lab.sh"
+LAB_LABEL = "spider2v-lab=1"
+QUESTIONS = ("-k", "q0- or q5- or q6- or q8- or q734-")
+
+
+def lab(command: str) -> str:
+    done = subprocess.run(["bash", str(LAB), command], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[dict[str, str]]:
+    """The lab, up for the module's tests and down after; its ``env`` as a dict."""
+    try:
+        printed = lab("up")
+        yield dict(line.split("=", 1) for line in printed.split())
+    finally:
+        lab("down")
+        client = docker.from_env()
+        assert not client.containers.list(all=True, filters={"label": LAB_LABEL})
+        assert not client.volumes.list(filters={"label": LAB_LABEL})
+        assert not client.networks.list(filters={"label": LAB_LABEL})
+
+
+@pytest.mark.sample
+def test_dabench_questions_run_on_the_cluster_and_leave_no_service(cluster: dict[str, str], tmp_path: Path) -> None:
+    dev_set = require(shared("infiagent-dabench"))
+    pushed = subprocess.run([sys.executable, "-m", "pytest_spider2v.cli.build", "--push",
+                             cluster["SPIDER2V_SWARM_REGISTRY"], "analysis"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=1800)
+    assert pushed.returncode == 0 and "pushed as" in pushed.stdout, pushed.stdout[-2000:] + pushed.stderr[-2000:]
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(dev_set), *QUESTIONS, "--agent", "oracle",
+         "-n", "4", "--provider", "swarm", "--results-dir", str(tmp_path / "results")],
+        cwd=ROOT, capture_output=True, text=True, timeout=1800, env={**os.environ, **cluster})
+    assert run.returncode == 0 and "5 passed" in run.stdout, run.stdout[-3000:]
+    records = [json.loads(path.read_text()) for path in (tmp_path / "results").rglob("result.json")]
+    assert sorted(r["status"] for r in records) == ["passed"] * 5
+    manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
+    assert not manager.services.list(filters={"label": f"{LABEL}=1"})
+
+
+def test_an_image_the_registry_lacks_is_refused_before_any_service(cluster: dict[str, str]) -> None:
+    provider = SwarmProvider(owner_token(), "e2e", manager=cluster["SPIDER2V_SWARM_MANAGER"],
+                             registry=cluster["SPIDER2V_SWARM_REGISTRY"])
+    try:
+        with pytest.raises(EnvironmentFault, match=r"spider2v-build --push 127\.0\.0\.1:5001 (desktop|clouds)"):
+            provider.acquire("bigquery")
+        assert not provider.client.services.list(filters={"label": f"{LABEL}=1"})
+    finally:
+        provider.close()
