@@ -58,6 +58,8 @@ class Environment(Protocol):
 
     name: str
     display: bool
+    #: the cluster node it runs on, for providers that place environments on one; "" here
+    node: str = ""
 
     def host_url(self, guest_port: int, scheme: str = "http") -> str:
         """Where the host reaches a port of the guest (Chromium's DevTools, an app's web server)."""

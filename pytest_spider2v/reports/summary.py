@@ -134,6 +134,8 @@ class RunSummary:
         if self.replay is not None:
             data["replay"] = self.replay.to_json()
         for grouping in GROUPINGS:
+            if grouping == "node" and not self.groups[grouping]:
+                continue  # a run on this machine: no cluster nodes to count tasks by
             data[f"by_{grouping}"] = {name: figures.to_json() for name, figures in self.groups[grouping].items()}
         if self.closed_form is not None:
             data["closed_form"] = self.closed_form.to_json()

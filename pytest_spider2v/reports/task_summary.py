@@ -17,7 +17,8 @@ from pytest_spider2v.run.results import MetricResult, TaskResult
 #: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
 DETAIL_CHARS = 300
 #: the groupings the summary shows, in order; a task counts for each related app
-GROUPINGS = ("app", "category", "difficulty", "variant", "interface")
+#: ``node`` groups only the tasks that ran on a cluster's node: a run on this machine has none.
+GROUPINGS = ("app", "category", "difficulty", "variant", "interface", "node")
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class TaskSummary:
     errata: str = ""
     #: it ran against emulators (``--cloud emulate``): its score proves the harness, not an agent
     emulated: bool = False
+    #: the cluster node its environment ran on; "" on this machine
+    node: str = ""
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -88,6 +91,7 @@ class TaskSummary:
                       if result.replay_of else None),
             errata=next((flag.reason for flag in result.flags if flag.kind == "errata"), ""),
             emulated=any(flag.kind == "emulator" for flag in result.flags),
+            node=result.node,
         )
 
     @property
@@ -111,6 +115,8 @@ class TaskSummary:
     def groups(self, grouping: str) -> list[str]:
         """The groups of ``grouping`` (one of :data:`GROUPINGS`) the task counts in: one for
         each related app, else the one of its property of that name."""
+        if grouping == "node":
+            return [self.node] if self.node else []
         single = {"category": self.category, "difficulty": self.difficulty, "variant": self.variant,
                   "interface": self.interface}
         return [value or "?" for value in (self.apps if grouping == "app" else [single[grouping]])]
@@ -132,6 +138,8 @@ class TaskSummary:
             data["errata"] = self.errata
         if self.emulated:
             data["emulated"] = True
+        if self.node:
+            data["node"] = self.node
         return data
 
     @classmethod
@@ -147,7 +155,7 @@ class TaskSummary:
             retried=texts(data, "retried"), facets=obj(data, "facets"),
             sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
             recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
-            emulated=flag(data, "emulated", False),
+            emulated=flag(data, "emulated", False), node=text(data, "node"),
         )
 
 

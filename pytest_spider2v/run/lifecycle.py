@@ -124,6 +124,8 @@ class TaskRun:
         env = _acquire(provider, self.task.spec.snapshot)
         try:
             self.record.time("restore", time.monotonic() - started)
+            if env.node:
+                self.record.placed(env.node)
             self._open_live_view(env)
             ctx = TaskContext(env, self.task, self.record.cache_dir, self.accounts.settings_dir,
                               emulated=self.accounts.emulate)

@@ -176,6 +176,11 @@ class TaskRecord:
         self.result.stop_reason = reason
         self.save()
 
+    def placed(self, node: str) -> None:
+        """The environment of the task runs on cluster node ``node``."""
+        self.result.node = node
+        self.save()
+
     def flag(self, flag: Flag) -> None:
         """Something a reader of the score should know (an agent that broke its environment); once,
         however many attempts met it."""

@@ -330,6 +330,8 @@ class TaskResult:
     video: Video | None = None  #: None when no video was asked for
     replay_of: RecordedOutcome | None = None  #: the earlier run an agent re-executed (a replay)
     flags: list[Flag] = field(default_factory=list)  #: what a reader of the score should know
+    #: the cluster node its environment ran on (``--provider swarm``); "" on this machine
+    node: str = ""
 
     @classmethod
     def of_task(cls, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskResult:
@@ -361,6 +363,7 @@ class TaskResult:
             "video": self.video.to_json() if self.video else {},
             "replay_of": self.replay_of.to_json() if self.replay_of else {},
             **({"flags": [f.to_json() for f in self.flags]} if self.flags else {}),
+            **({"node": self.node} if self.node else {}),
         }
 
     @classmethod
@@ -385,4 +388,5 @@ class TaskResult:
             video=Video.from_json(video) if video else None,
             replay_of=RecordedOutcome.from_json(replay_of) if replay_of else None,
             flags=[Flag.from_json(f) for f in objects(data, "flags")],
+            node=text(data, "node"),
         )

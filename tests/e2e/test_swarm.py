@@ -1,7 +1,8 @@
 """``--provider swarm`` on the lab (``scripts/swarm-lab.sh``): a Swarm of three Docker-in-Docker
 nodes and a registry on this machine, on networks the script creates. The analysis image is
 pushed with ``spider2v-build --push``; InfiAgent-DABench questions run with the oracle on the
-cluster as they do locally, each service is gone at the run's end, an image the registry lacks is
+cluster as they do locally, placed on all three nodes (with one more worker than there is room
+for: it waits), each record names its node, each service is gone at the run's end, an image the registry lacks is
 refused naming the command that pushes it, and ``down`` leaves nothing of the lab."""
 
 from __future__ import annotations
@@ -64,6 +65,9 @@ def test_dabench_questions_run_on_the_cluster_and_leave_no_service(cluster: dict
     assert run.returncode == 0 and "5 passed" in run.stdout, run.stdout[-3000:]
     records = [json.loads(path.read_text()) for path in (tmp_path / "results").rglob("result.json")]
     assert sorted(r["status"] for r in records) == ["passed"] * 5
+    # four workers, room for three services (1.5 of each node's 2 CPUs reserved): one waits, none fails
+    assert {r["node"] for r in records} == {"node1", "node2", "node3"}, run.stdout[-3000:]
+    assert "by node" in run.stdout
     manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
     assert not manager.services.list(filters={"label": f"{LABEL}=1"})
 

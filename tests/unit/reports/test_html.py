@@ -330,3 +330,17 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
                         junit, re.S)
     assert dict(scores) == {"test_ok": "1.00", "test_broken": "error", "test_cloud": "skipped"}
     assert junit.count('property name="app" value="airbyte"') == 3
+
+
+def test_tasks_that_ran_on_a_clusters_nodes_are_counted_per_node_in_the_text_the_json_and_the_overview() -> None:
+    placed = [replace(_props(name, ["dbt"], "x", "easy", "passed", 1.0), node=node)
+              for name, node in (("a", "node1"), ("b", "node2"), ("c", "node1"))]
+    summary = summarize(placed)
+    assert {name: (f.total, f.seconds) for name, f in summary.groups["node"].items()} == {
+        "node1": (2, 20.0), "node2": (1, 10.0)}
+    assert summary.to_json()["by_node"]["node1"]["total"] == 2
+    assert any(line.startswith("by node") for line in format_summary(summary))
+    assert 'id="spider2v-by-node"' in render_overview(summary)
+    assert TaskSummary.from_json(placed[0].to_json()).node == "node1"
+    local = summarize([_props("d", ["dbt"], "x", "easy", "passed", 1.0)])  # this machine: no node table
+    assert "by_node" not in local.to_json() and not any(line.startswith("by node") for line in format_summary(local))
