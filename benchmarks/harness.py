@@ -13,12 +13,16 @@ run on the same desktop (no model involved):
   the default settle time of 0.5 s, the screenshot after it) and the harness's share alone;
 * **idle memory**: of a fresh container of each family, from the Docker engine's statistics;
 * **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``;
-* **InfiAgent-DABench**: its 257 questions with the reference agent at ``-n 2``.
+* **InfiAgent-DABench**: its 257 questions with the reference agent at ``-n 2``;
+* **cluster**: the same DABench questions with the reference agent on the Swarm lab
+  (``scripts/swarm-lab.sh``, ``--provider swarm``), with one node active and with all three, in
+  one run: what scaling out gives when each node has room for one desktop (the lab's nodes share
+  this machine's cores, so it measures the placement, not more hardware).
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -47,7 +51,11 @@ from pytest_spider2v.cli.catalog import splice
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench")
+PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster")
+#: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
+LAB = ROOT / "scripts" / "swarm-lab.sh"
+CLUSTER_QUESTIONS = 24
+CLUSTER_WORKERS = 6
 #: The InfiAgent-DABench dev set: beside the checkout, or where SPIDER2V_SHARED says.
 DABENCH = Path(os.environ.get("SPIDER2V_SHARED") or ROOT.parent / "shared") / "infiagent-dabench"
 #: The task whose desktop the tree and step figures are taken on, and the Chromium page task.
@@ -284,13 +292,13 @@ def memory_figures(bench: Bench) -> dict[str, float]:
     return figures
 
 
-def oracle_run(target: Path | str, workers: int) -> dict[str, Any]:
-    """Wall time and outcome counts of ``pytest TARGET --agent oracle -n WORKERS``."""
+def oracle_run(target: Path | str, workers: int, *extra: str, env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Wall time and outcome counts of ``pytest TARGET --agent oracle -n WORKERS [EXTRA...]``."""
     with tempfile.TemporaryDirectory(prefix="spider2v-bench-run-") as results:
         started = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "pytest", str(target), "--agent", "oracle", "-n", str(workers),
-                               "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results],
-                              cwd=ROOT, capture_output=True, text=True, check=False)
+                               "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results, *extra],
+                              cwd=ROOT, capture_output=True, text=True, check=False, env={**os.environ, **(env or {})})
         wall = time.perf_counter() - started
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|errors?|skipped)", last)}
@@ -311,6 +319,37 @@ def dabench_figures() -> dict[str, Any]:
     return oracle_run(DABENCH, 2)
 
 
+def cluster_figures() -> dict[str, Any]:
+    """The oracle on :data:`CLUSTER_QUESTIONS` DABench questions on the lab, with nodes 2 and 3
+    drained (one node) and then active (three), in one run; the lab is made and removed here."""
+    if not DABENCH.is_dir():
+        raise SystemExit(f"no InfiAgent-DABench dev set at {DABENCH} (set SPIDER2V_SHARED)")
+    listed = subprocess.run([sys.executable, "-m", "pytest", str(DABENCH), "--collect-only", "-q", "-p", "no:cacheprovider"],
+                            cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+    ids = [line.split("::")[-1].split("-")[0] for line in listed if "::" in line][:CLUSTER_QUESTIONS]
+    selection = ["-k", " or ".join(f"{question}-" for question in ids)]
+    lab = dict(line.split("=", 1) for line in _lab("up").split())
+    try:
+        subprocess.run([sys.executable, "-m", "pytest_spider2v.cli.build", "--push", lab["SPIDER2V_SWARM_REGISTRY"],
+                        "analysis"], cwd=ROOT, check=True, capture_output=True)
+        oracle_run(DABENCH, CLUSTER_WORKERS, "--provider", "swarm", "-k", f"{ids[0]}-", env=lab)  # every node pulls once
+        figures: dict[str, Any] = {"questions": len(ids), "workers": CLUSTER_WORKERS}
+        for active in (1, 3):
+            for node in (2, 3):
+                availability = "active" if node <= active else "drain"
+                subprocess.run(["docker", "exec", "spider2v-lab-node1", "docker", "node", "update", "--availability",
+                                availability, f"node{node}"], check=True, capture_output=True)
+            figures[f"nodes{active}"] = oracle_run(DABENCH, CLUSTER_WORKERS, "--provider", "swarm", *selection, env=lab)
+        figures["speedup"] = round(figures["nodes1"]["seconds"] / figures["nodes3"]["seconds"], 2)
+        return figures
+    finally:
+        _lab("down")
+
+
+def _lab(command: str) -> str:
+    return subprocess.run(["bash", str(LAB), command], capture_output=True, text=True, check=True).stdout
+
+
 def measure(parts: list[str], repeat: int) -> dict[str, Any]:
     bench = Bench()
     figures: dict[str, Any] = {}
@@ -328,6 +367,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["suite"] = suite_figures()
     if "dabench" in parts:
         figures["dabench"] = dabench_figures()
+    if "cluster" in parts:
+        figures["cluster"] = cluster_figures()
     return figures
 
 
@@ -425,6 +466,12 @@ def table(data: dict[str, Any]) -> str:
     if dabench:
         rows.append(f"| InfiAgent-DABench dev set, reference agent, `-n 2` | {dabench['seconds'] / 60:.1f} min "
                     f"({dabench.get('passed', 0)} passed) | | {verdict('dabench.seconds')} |")
+    cluster = f.get("cluster", {})
+    if cluster:
+        rows.append(f"| {cluster['questions']} DABench questions, reference agent, `-n {cluster['workers']}` on the "
+                    f"Swarm lab, three nodes | {cluster['nodes3']['seconds'] / 60:.1f} min "
+                    f"({cluster['nodes3'].get('passed', 0)} passed) | one node {cluster['nodes1']['seconds'] / 60:.1f} min "
+                    f"({cluster['nodes1'].get('passed', 0)} passed): speed-up {cluster['speedup']} | |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

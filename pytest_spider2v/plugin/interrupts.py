@@ -62,7 +62,7 @@ class Interrupts:
         try:
             provider = providers.get(config.getoption("spider2v_provider"))(
                 owner=ownership.owner(config), worker="controller", **options.provider_options(config))
-        except EnvironmentFault as exc:
+        except (EnvironmentFault, pytest.UsageError) as exc:  # no engine, or a provider never usable
             log.info("after the stop, no provider to look for the run's environments: %s", exc)
             return
         try:

@@ -53,6 +53,14 @@ ENDED = frozenset({"complete", "failed", "shutdown", "rejected", "orphaned", "re
 #: How often a service's placement is looked at, and a waiting one reported.
 POLL = 0.5
 WAITING_REPORT = 30.0
+#: How many times a replica that Swarm gave to a node that then went down is placed again.
+REPLACEMENTS = 3
+#: How long a readiness poll lasts before the node's state is looked at again.
+READY_SLICE = 10.0
+
+
+class _NodeDown(Exception):
+    """Swarm gave the replica to a node that is down (it had not noticed yet when it placed it)."""
 
 
 @dataclass
@@ -61,6 +69,7 @@ class SwarmEnvironment(HttpEnvironment):
 
     host: str = field(kw_only=True)
     node: str = field(kw_only=True)  #: the node's host name, as Swarm knows it
+    node_id: str = field(kw_only=True, repr=False)
 
     def host_url(self, guest_port: int, scheme: str = "http") -> str:
         try:
@@ -115,15 +124,24 @@ class SwarmProvider:
     # -- provider protocol ------------------------------------------------------------------
     def acquire(self, snapshot: str) -> Environment:
         spec = self._snapshot(snapshot)
-        service = self._create(spec)
-        try:
-            env = self._placed(service, spec)
-            env.wait_ready(self.ready_timeout)
-        except BaseException:
-            self._remove(service)
-            raise
-        self._services[env.name] = service
-        return env
+        replaced = 0
+        while True:
+            service = self._create(spec)
+            try:
+                env = self._placed(service, spec)
+                self._wait_ready(env)
+            except _NodeDown as down:
+                self._remove(service)
+                replaced += 1
+                if replaced > REPLACEMENTS:
+                    raise EnvironmentFault(f"swarm provider: {down}") from None
+                log.warning("%s; placing it again", down)
+                continue
+            except BaseException:
+                self._remove(service)
+                raise
+            self._services[env.name] = service
+            return env
 
     def release(self, env: Environment) -> None:
         env.close()
@@ -224,6 +242,8 @@ class SwarmProvider:
                 return self._environment(service, task, spec)
             if state in ENDED:
                 raise EnvironmentFault(f"swarm provider: {service.name} {state}: {status.get('Err') or status.get('Message')}")
+            if task is not None and task.get("NodeID") and self._node_state(task["NodeID"]) == "down":
+                raise _NodeDown(f"{service.name} was given to node {task['NodeID'][:12]}, which is down")
             waited = time.monotonic() - started
             if waited > self.place_timeout:
                 raise EnvironmentFault(f"swarm provider: {service.name} not placed after {waited:.0f} s ({state}: "
@@ -233,6 +253,20 @@ class SwarmProvider:
                 log.warning("%s waits for room on the cluster (%.0f s): %s", service.name, waited, status.get("Err"))
             time.sleep(POLL)
 
+    def _wait_ready(self, env: SwarmEnvironment) -> None:
+        """The guest's readiness, in slices between which the node's state is looked at: a node
+        that went down makes the replica be placed again at once, not after the whole timeout."""
+        deadline = time.monotonic() + self.ready_timeout
+        while True:
+            try:
+                env.wait_ready(min(READY_SLICE, max(deadline - time.monotonic(), 0.1)))
+                return
+            except EnvironmentFault:
+                if self._node_state(env.node_id) == "down":
+                    raise _NodeDown(f"{env.name}'s node {env.node} went down before its desktop was ready") from None
+                if time.monotonic() >= deadline:
+                    raise
+
     def _environment(self, service: Service, task: dict[str, Any], spec: Snapshot) -> SwarmEnvironment:
         node = self.client.nodes.get(task["NodeID"])
         published = {p["TargetPort"]: p["PublishedPort"] for p in task["Status"].get("PortStatus", {}).get("Ports", [])}
@@ -240,7 +274,14 @@ class SwarmProvider:
             raise EnvironmentFault(f"swarm provider: {service.name} runs without its guest port published")
         address = node.attrs["Status"]["Addr"]
         return SwarmEnvironment(str(service.name), f"http://{address}:{published[GUEST_SERVER_PORT]}", published,
-                                display=spec.display, host=address, node=node.attrs["Description"]["Hostname"])
+                                display=spec.display, host=address, node=node.attrs["Description"]["Hostname"],
+                                node_id=str(node.id))
+
+    def _node_state(self, node_id: str) -> str:
+        try:
+            return str(self.client.nodes.get(node_id).attrs["Status"]["State"])
+        except NotFound:
+            return "down"
 
     def _labelled(self, extra: dict[str, str]) -> list[Service]:
         filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
