@@ -3,13 +3,16 @@ nodes and a registry on this machine, on networks the script creates. The analys
 pushed with ``spider2v-build --push``; InfiAgent-DABench questions run with the oracle on the
 cluster as they do locally, placed on all three nodes (with one more worker than there is room
 for: it waits), each record names its node, each service is gone at the run's end, an image the registry lacks is
-refused naming the command that pushes it, a task whose node is killed mid-run is started over on
-another node, and ``down`` leaves nothing of the lab."""
+refused naming the command that pushes it, more tasks than the cluster has room for wait without
+any node reserving more than it has, SIGTERM to the controller removes the run's services, a task
+whose node is killed mid-run is started over on another node, and ``down`` leaves nothing of the
+lab."""
 
 from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -22,7 +25,7 @@ import pytest
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.environments.provider import owner_token
-from pytest_spider2v.providers.docker.provider import LABEL
+from pytest_spider2v.providers.docker.provider import LABEL, OWNER_LABEL
 from pytest_spider2v.providers.swarm.provider import SwarmProvider
 from tests.support.factories import task_document, write_task
 from tests.support.shared import require, shared
@@ -88,19 +91,65 @@ def test_an_image_the_registry_lacks_is_refused_before_any_service(cluster: dict
         provider.close()
 
 
+def test_more_tasks_than_room_wait_and_no_node_exceeds_its_reservation(cluster: dict[str, str], tmp_path: Path) -> None:
+    """Four workers, room for three desktops (1.5 of each node's 2 CPUs reserved): the fourth
+    waits in Swarm's pending state and none fails; what the engine reports running on each node
+    never reserves more than the node has."""
+    write_paused_tasks(tmp_path / "suite", ["a", "b", "c", "d"], seconds=12)
+    run = swarm_run(tmp_path, cluster, "-n", "4")
+    manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
+    capacity = {node.id: node.attrs["Description"]["Resources"] for node in manager.nodes.list()}
+    pending_seen, most_running = False, 0
+    while run.poll() is None:
+        placed: dict[str, list[dict[str, Any]]] = {}
+        for service in manager.services.list(filters={"label": f"{LABEL}=1"}):
+            for task in service.tasks(filters={"desired-state": "running"}):
+                state = task["Status"]["State"]
+                pending_seen = pending_seen or state == "pending"
+                if state in ("assigned", "accepted", "preparing", "starting", "running") and task.get("NodeID"):
+                    placed.setdefault(task["NodeID"], []).append(task["Spec"]["Resources"]["Reservations"])
+        for node, reservations in placed.items():
+            assert sum(r.get("NanoCPUs", 0) for r in reservations) <= capacity[node]["NanoCPUs"]
+            assert sum(r.get("MemoryBytes", 0) for r in reservations) <= capacity[node]["MemoryBytes"]
+        most_running = max(most_running, sum(len(reservations) for reservations in placed.values()))
+        time.sleep(0.5)
+    output = run.stdout.read() if run.stdout else ""
+    assert run.returncode == 0 and "4 passed" in output, output[-3000:]
+    assert pending_seen and most_running == 3
+
+
+def test_sigterm_to_the_controller_removes_the_runs_services(cluster: dict[str, str], tmp_path: Path) -> None:
+    """As on one machine (tests/e2e/test_stopping.py): within 30 s of SIGTERM to the controller no
+    service of the run remains, and each task it cut short says so."""
+    write_paused_tasks(tmp_path / "suite", ["first", "second"], seconds=600)
+    run = swarm_run(tmp_path, cluster, "-n", "2", start_new_session=True)
+    manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
+    owned = {"label": [f"{OWNER_LABEL}={owner_token(run.pid)}"]}
+    try:
+        deadline = time.monotonic() + 300
+        while sum("restore" in record.get("timings", {}) for record in _records(tmp_path / "results")) < 2:
+            assert run.poll() is None and time.monotonic() < deadline, "the two tasks never reached setup"
+            time.sleep(1)
+        os.kill(run.pid, signal.SIGTERM)
+        stopped = time.monotonic()
+        while manager.services.list(filters=owned):
+            assert time.monotonic() - stopped < 30, manager.services.list(filters=owned)
+            time.sleep(0.5)
+        run.wait(timeout=60)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert [(r["status"], r["detail"]) for r in _records(tmp_path / "results")] == [
+        ("interrupted", "the run was stopped (SIGTERM) before this task ended")] * 2
+
+
 def test_a_node_killed_mid_run_has_its_task_retried_on_another(cluster: dict[str, str], tmp_path: Path) -> None:
     """Runs last: it kills node3. Each task holds its service through a setup pause, then asks its
     guest for a command; the task whose node died meets a dead guest, a fault, and --retries 1
     starts it over on a live node."""
-    for name in ("first", "second", "third"):
-        write_task(tmp_path / "suite", task_document(
-            id=f"{name}-pause", snapshot="analysis", related_apps=["terminal"], tags=["traditional_data_processing", "cli"],
-            config=[{"type": "sleep", "parameters": {"seconds": 25}}, {"type": "execute", "parameters": {"command": ["true"]}}]))
+    write_paused_tasks(tmp_path / "suite", ["first", "second", "third"], seconds=25)
     results = tmp_path / "results"
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(tmp_path / "suite" / "tasks"), "--agent", "noop",
-         "-n", "3", "--retries", "1", "--provider", "swarm", "--results-dir", str(results)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **cluster})
+    run = swarm_run(tmp_path, cluster, "-n", "3", "--retries", "1")
     manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
     try:
         deadline = time.monotonic() + 300
@@ -125,3 +174,22 @@ def _records(results: Path) -> list[dict[str, Any]]:
     for path in results.rglob("result.json"):
         found.append(json.loads(path.read_text()))  # written by rename: never half a file
     return found
+
+
+def write_paused_tasks(root: Path, names: list[str], seconds: float) -> None:
+    """Tasks of the analysis image that hold their desktop through a setup pause, then ask their
+    guest for a command (so a guest that died in the pause is noticed), and pass."""
+    for name in names:
+        write_task(root, task_document(
+            id=f"{name}-pause", snapshot="analysis", related_apps=["terminal"], tags=["traditional_data_processing", "cli"],
+            config=[{"type": "sleep", "parameters": {"seconds": seconds}},
+                    {"type": "execute", "parameters": {"command": ["true"]}}]))
+
+
+def swarm_run(tmp_path: Path, cluster: dict[str, str], *args: str, start_new_session: bool = False) -> subprocess.Popen[str]:
+    """``pytest <suite> --agent noop --provider swarm ARGS``, started (output in ``stdout``)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", str(tmp_path / "suite" / "tasks"), "--agent", "noop",
+         "--provider", "swarm", "--results-dir", str(tmp_path / "results"), *args],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env={**os.environ, **cluster},
+        start_new_session=start_new_session)

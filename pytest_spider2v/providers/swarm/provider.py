@@ -145,7 +145,7 @@ class SwarmProvider:
 
     def release(self, env: Environment) -> None:
         env.close()
-        service = self._services.pop(getattr(env, "name", ""), None)
+        service = self._services.pop(env.name, None)
         if service is not None:
             self._remove(service)
 
