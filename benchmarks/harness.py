@@ -418,6 +418,11 @@ def _seconds(value: Any) -> str:
     return "–" if value is None else f"{value:.2f} s"
 
 
+def _run(figures: dict[str, Any]) -> str:
+    """An oracle run's wall time and passed count, as the table shows them."""
+    return f"{figures['seconds'] / 60:.1f} min ({figures.get('passed', 0)} passed)"
+
+
 def table(data: dict[str, Any]) -> str:
     """The README's performance table: each figure, its same-run baseline, its target."""
     f, targets = data.get("figures", {}), data.get("targets", {})
@@ -459,19 +464,17 @@ def table(data: dict[str, Any]) -> str:
                     f"(+{video['harness_cost_percent']:g} %) | {verdict('video.step_cost_percent')} |")
     suite = f.get("suite", {})
     if suite:
-        rows.append(f"| whole suite, reference agent, `-n 2` | {suite['n2']['seconds'] / 60:.1f} min "
-                    f"({suite['n2'].get('passed', 0)} passed) | `-n 1` {suite['n1']['seconds'] / 60:.1f} min "
-                    f"({suite['n1'].get('passed', 0)} passed): speed-up {suite['speedup']} | {verdict('suite.speedup')} |")
+        rows.append(f"| whole suite, reference agent, `-n 2` | {_run(suite['n2'])} | `-n 1` {_run(suite['n1'])}: "
+                    f"speed-up {suite['speedup']} | {verdict('suite.speedup')} |")
     dabench = f.get("dabench", {})
     if dabench:
-        rows.append(f"| InfiAgent-DABench dev set, reference agent, `-n 2` | {dabench['seconds'] / 60:.1f} min "
-                    f"({dabench.get('passed', 0)} passed) | | {verdict('dabench.seconds')} |")
+        rows.append(f"| InfiAgent-DABench dev set, reference agent, `-n 2` | {_run(dabench)} | | "
+                    f"{verdict('dabench.seconds')} |")
     cluster = f.get("cluster", {})
     if cluster:
         rows.append(f"| {cluster['questions']} DABench questions, reference agent, `-n {cluster['workers']}` on the "
-                    f"Swarm lab, three nodes | {cluster['nodes3']['seconds'] / 60:.1f} min "
-                    f"({cluster['nodes3'].get('passed', 0)} passed) | one node {cluster['nodes1']['seconds'] / 60:.1f} min "
-                    f"({cluster['nodes1'].get('passed', 0)} passed): speed-up {cluster['speedup']} | |")
+                    f"Swarm lab, three nodes | {_run(cluster['nodes3'])} | one node {_run(cluster['nodes1'])}: "
+                    f"speed-up {cluster['speedup']} | |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

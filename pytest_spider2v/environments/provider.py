@@ -13,8 +13,10 @@ environments of parallel workers of a live run, which it must never touch.
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
 from pytest_spider2v.environments.base import Environment
 
@@ -70,3 +72,15 @@ def owner_alive(token: str) -> bool:
     if not pid.isdigit() or not start.isdigit():
         return True
     return _start_time(int(pid)) == start
+
+
+Resource = TypeVar("Resource")
+
+
+def left_after(owned: Callable[[], list[Resource]], wait: float, poll: float) -> list[Resource]:
+    """What ``owned()`` still lists after up to ``wait`` seconds, looked at every ``poll``
+    seconds: the run's environments its workers did not release in time (``remove_run``)."""
+    deadline = time.monotonic() + wait
+    while (left := owned()) and time.monotonic() < deadline:
+        time.sleep(poll)
+    return left

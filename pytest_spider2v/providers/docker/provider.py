@@ -30,7 +30,7 @@ from docker.models.networks import Network
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.limits import Limits, snapshot_limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
-from pytest_spider2v.environments.provider import owner_alive
+from pytest_spider2v.environments.provider import left_after, owner_alive
 from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
@@ -177,10 +177,7 @@ class DockerProvider:
         return removed
 
     def remove_run(self, wait: float = 0.0) -> int:
-        deadline = time.monotonic() + wait
-        while self._labelled({OWNER_LABEL: self.owner}) and time.monotonic() < deadline:
-            time.sleep(RUN_RELEASE_POLL)
-        left = self._labelled({OWNER_LABEL: self.owner})
+        left = left_after(lambda: self._labelled({OWNER_LABEL: self.owner}), wait, RUN_RELEASE_POLL)
         for container in left:
             self._remove(container)
         for network in self.client.networks.list(filters={"label": f"{OWNER_LABEL}={self.owner}"}):

@@ -34,7 +34,7 @@ from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.limits import Limits, parse_memory, snapshot_limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
-from pytest_spider2v.environments.provider import owner_alive
+from pytest_spider2v.environments.provider import left_after, owner_alive
 from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
 from pytest_spider2v.providers.docker.provider import (
     GUEST_SERVER_PORT,
@@ -161,10 +161,7 @@ class SwarmProvider:
         return len(stale)
 
     def remove_run(self, wait: float = 0.0) -> int:
-        deadline = time.monotonic() + wait
-        while self._labelled({OWNER_LABEL: self.owner}) and time.monotonic() < deadline:
-            time.sleep(POLL)
-        left = self._labelled({OWNER_LABEL: self.owner})
+        left = left_after(lambda: self._labelled({OWNER_LABEL: self.owner}), wait, POLL)
         for service in left:
             self._remove(service)
         return len(left)
