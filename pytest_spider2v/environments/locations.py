@@ -11,6 +11,8 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1]
 RECIPES_DIR = PACKAGE_DIR / "environments" / "recipes"
 #: The guest server package, copied into every build context as ``guest/``.
 GUEST_SERVER_DIR = PACKAGE_DIR / "guest" / "server"
+#: The guest gate, which the Swarm provider ships into each service (a Swarm config).
+GUEST_GATE = PACKAGE_DIR / "guest" / "gate.py"
 #: The modules reference solutions import, one file each.
 SOLUTION_HELPERS_DIR = PACKAGE_DIR / "guest" / "solution_helpers"
 #: Reference solutions written here for the tasks of a Spider2-V checkout, ``<app>/<id>.py``.

@@ -4,9 +4,10 @@ pushed with ``spider2v-build --push``; InfiAgent-DABench questions run with the 
 cluster as they do locally, placed on all three nodes (with one more worker than there is room
 for: it waits), each record names its node, each service is gone at the run's end, an image the registry lacks is
 refused naming the command that pushes it, more tasks than the cluster has room for wait without
-any node reserving more than it has, SIGTERM to the controller removes the run's services, a task
-whose node is killed mid-run is started over on another node, and ``down`` leaves nothing of the
-lab."""
+any node reserving more than it has, SIGTERM to the controller removes the run's services, a
+command sent to an environment's published port without its secret is refused and logged while
+the harness's tunnel is served, a task whose node is drained or killed mid-run is started over on
+another node, and ``down`` leaves nothing of the lab."""
 
 from __future__ import annotations
 
@@ -21,12 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import docker
+import httpx
 import pytest
 
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.provider import LABEL, OWNER_LABEL
-from pytest_spider2v.providers.swarm.provider import SwarmProvider
+from pytest_spider2v.providers.swarm.provider import FIRST_GATE_PORT, SwarmProvider
 from tests.support.factories import task_document, write_task
 from tests.support.shared import require, shared
 
@@ -141,6 +143,64 @@ def test_sigterm_to_the_controller_removes_the_runs_services(cluster: dict[str, 
             os.killpg(run.pid, signal.SIGKILL)
     assert [(r["status"], r["detail"]) for r in _records(tmp_path / "results")] == [
         ("interrupted", "the run was stopped (SIGTERM) before this task ended")] * 2
+
+
+def test_a_guest_port_on_the_cluster_serves_only_the_holder_of_its_secret(cluster: dict[str, str]) -> None:
+    """The node publishes the gate, not the guest server: a command sent there without the
+    environment's secret is refused (and not run) and the refusal is in the service's log; the
+    harness, through its tunnel, is served. The secret is in no service spec, and nothing of the
+    gate outlives the service."""
+    provider = SwarmProvider(owner_token(), "e2e", manager=cluster["SPIDER2V_SWARM_MANAGER"],
+                             registry=cluster["SPIDER2V_SWARM_REGISTRY"])
+    manager = provider.client
+    try:
+        env = provider.acquire("analysis")
+        service = manager.services.get(env.name)
+        published = service.attrs["Endpoint"]["Spec"]["Ports"]
+        assert all(port["TargetPort"] >= FIRST_GATE_PORT for port in published), published
+        secret = provider._secrets[env.name].decode()
+        assert secret not in json.dumps(service.attrs) and secret not in json.dumps(service.tasks())
+
+        gate = f"http://{env.host}:{env.gate_ports[5000]}"
+        with pytest.raises(httpx.RemoteProtocolError):  # the gate's challenge, then its 403: no HTTP reply
+            httpx.post(f"{gate}/execute", json={"command": ["touch", "/tmp/unproven"]}, timeout=30)
+        served = env.execute(["sh", "-c", "test -e /tmp/unproven; echo $?"])
+        assert served.returncode == 0 and served.stdout.strip() == "1"
+        logs = b"".join(service.logs(stdout=True, stderr=True)).decode(errors="replace")
+        assert "refused a connection from" in logs and "guest port 5000: no valid secret" in logs
+        provider.release(env)
+        owned = {"label": [f"{OWNER_LABEL}={provider.owner}"]}
+        assert not manager.secrets.list(filters=owned) and not manager.configs.list(filters=owned)
+    finally:
+        provider.close()
+
+
+def test_a_node_drained_mid_run_has_its_task_retried_on_another(cluster: dict[str, str], tmp_path: Path) -> None:
+    """Swarm shuts a drained node's replicas down; the task whose desktop was there meets a dead
+    guest, a fault, and --retries 1 starts it over on a node that takes work."""
+    write_paused_tasks(tmp_path / "suite", ["first", "second", "third"], seconds=25)
+    results = tmp_path / "results"
+    run = swarm_run(tmp_path, cluster, "-n", "3", "--retries", "1")
+    manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
+    node2 = next(node for node in manager.nodes.list() if node.attrs["Description"]["Hostname"] == "node2")
+    try:
+        deadline = time.monotonic() + 300
+        while not any(record.get("node") == "node2" and "restore" in record.get("timings", {})
+                      for record in _records(results)):
+            assert run.poll() is None and time.monotonic() < deadline, "no task was set up on node2"
+            time.sleep(1)
+        node2.update({**node2.attrs["Spec"], "Availability": "drain"})
+        output, _ = run.communicate(timeout=900)
+    finally:
+        if run.poll() is None:
+            run.kill()
+        node2.reload()
+        node2.update({**node2.attrs["Spec"], "Availability": "active"})
+    assert run.returncode == 0 and "3 passed" in output, output[-3000:]
+    records = _records(results)
+    assert sorted(len(record["attempts"]) for record in records) == [0, 0, 1], output[-3000:]
+    assert "node2" not in {record["node"] for record in records}
+    assert not manager.services.list(filters={"label": f"{LABEL}=1"})
 
 
 def test_a_node_killed_mid_run_has_its_task_retried_on_another(cluster: dict[str, str], tmp_path: Path) -> None:

@@ -5,11 +5,16 @@ The harness stays on the controller machine (pytest and its xdist workers); the 
 the cluster's nodes, placed by Swarm under the CPU and memory of the snapshot table (the same
 values ``--env-cpus`` and ``--env-memory`` set locally), as reservations and as limits, so no node
 takes more than it has; a service that finds no room waits in Swarm's own ``pending`` state. The
-guest ports are published in host mode at ports the node picks, and the harness reaches them at
-the node's address. Each service carries the labels of the local provider (run, worker, provider
-instance, snapshot), so the same cleanup applies: a run's services are removed at its end, after
-Ctrl-C or SIGTERM (:meth:`SwarmProvider.remove_run`) and, after a crashed controller, by the next
-run's stale-owner cleanup.
+guest's own ports are never published: each service runs the guest gate
+(:mod:`pytest_spider2v.guest.gate`, shipped as a Swarm config) beside the image's command, and
+publishes the gate's ports, in host mode at ports the node picks. The gate lets a connection
+through only when it proves it holds the secret made for that environment (a Swarm secret, so it
+is in no environment variable or service spec); the harness reaches the guest through local
+tunnels that prove it (:mod:`.tunnel`), at ``127.0.0.1`` as on one machine. Each service, secret
+and config carries the labels of the local provider (run, worker, provider instance, snapshot), so
+the same cleanup applies: a run's services are removed at its end, after Ctrl-C or SIGTERM
+(:meth:`SwarmProvider.remove_run`) and, after a crashed controller, by the next run's stale-owner
+cleanup.
 
 Images: ``spider2v-build --push REGISTRY`` pushes them; a service names its image by the digest the
 push gave this checkout's build, and an image the registry does not have at that digest is refused
@@ -19,8 +24,10 @@ before any service starts.
 from __future__ import annotations
 
 import logging
+import secrets
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +35,12 @@ from typing import Any
 import docker
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
 from docker.models.services import Service
-from docker.types import Mount, Resources, RestartPolicy
+from docker.types import ConfigReference, Mount, Resources, RestartPolicy, SecretReference
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.limits import Limits, parse_memory, snapshot_limits
-from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.locations import GUEST_GATE, RECIPES_DIR
 from pytest_spider2v.environments.provider import left_after, owner_alive
 from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
 from pytest_spider2v.providers.docker.provider import (
@@ -45,6 +52,7 @@ from pytest_spider2v.providers.docker.provider import (
     SNAPSHOT_LABEL,
     WORKER_LABEL,
 )
+from pytest_spider2v.providers.swarm.tunnel import Tunnels
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +65,14 @@ WAITING_REPORT = 30.0
 REPLACEMENTS = 3
 #: How long a readiness poll lasts before the node's state is looked at again.
 READY_SLICE = 10.0
+#: The gate's port for the i-th guest port, inside the container: the first of a range no
+#: application of ours uses.
+FIRST_GATE_PORT = 47000
+#: Where the gate's source and the environment's secret lie in the container.
+GATE_PATH = "/opt/spider2v-gate.py"
+SECRET_FILE = "spider2v-gate-secret"
+#: Names the service a secret or config belongs to (they outlive a service only by accident).
+SERVICE_LABEL = f"{LABEL}.service"
 
 
 class _NodeDown(Exception):
@@ -65,17 +81,15 @@ class _NodeDown(Exception):
 
 @dataclass
 class SwarmEnvironment(HttpEnvironment):
-    """A desktop in a service's container on a cluster node, reached at the node's address."""
+    """A desktop in a service's container on a cluster node, reached through tunnels at
+    ``127.0.0.1`` (``ports``: guest port -> tunnel port); ``host`` is the node's address and
+    ``gate_ports`` the ports its gate published there."""
 
     host: str = field(kw_only=True)
     node: str = field(kw_only=True)  #: the node's host name, as Swarm knows it
     node_id: str = field(kw_only=True, repr=False)
-
-    def host_url(self, guest_port: int, scheme: str = "http") -> str:
-        try:
-            return f"{scheme}://{self.host}:{self.ports[guest_port]}"
-        except KeyError:
-            raise EnvironmentFault(f"{self.name}: guest port {guest_port} is not published") from None
+    task_id: str = field(kw_only=True, repr=False)  #: the service's replica given to the node
+    gate_ports: dict[int, int] = field(kw_only=True, repr=False)
 
 
 class SwarmProvider:
@@ -118,8 +132,11 @@ class SwarmProvider:
             raise EnvironmentFault(f"swarm provider: cannot reach the manager {manager}: {exc}") from exc
         if swarm.get("LocalNodeState") != "active" or not swarm.get("ControlAvailable"):
             raise EnvironmentFault(f"swarm provider: {manager} is not a manager of an active Swarm")
+        self.tunnels = Tunnels()
         self._images: dict[str, str] = {}  # snapshot image -> its reference by digest
+        self._commands: dict[str, list[str]] = {}  # snapshot image -> its entrypoint and command
         self._services: dict[str, Service] = {}  # environment name -> service
+        self._secrets: dict[str, bytes] = {}  # service name -> its gate's secret
 
     # -- provider protocol ------------------------------------------------------------------
     def acquire(self, snapshot: str) -> Environment:
@@ -145,6 +162,7 @@ class SwarmProvider:
 
     def release(self, env: Environment) -> None:
         env.close()
+        self.tunnels.close_for(env.name)
         service = self._services.pop(env.name, None)
         if service is not None:
             self._remove(service)
@@ -153,17 +171,21 @@ class SwarmProvider:
         for service in [*self._services.values(), *self._labelled({PROVIDER_LABEL: self.instance})]:
             self._remove(service)
         self._services.clear()
+        self._sweep({PROVIDER_LABEL: self.instance})
+        self.tunnels.close()
 
     def cleanup_stale(self) -> int:
         stale = [s for s in self._labelled({}) if not owner_alive(s.attrs["Spec"]["Labels"].get(OWNER_LABEL, ""))]
         for service in stale:
             self._remove(service)
+        self._sweep({}, lambda labels: not owner_alive(labels.get(OWNER_LABEL, "")))
         return len(stale)
 
     def remove_run(self, wait: float = 0.0) -> int:
         left = left_after(lambda: self._labelled({OWNER_LABEL: self.owner}), wait, POLL)
         for service in left:
             self._remove(service)
+        self._sweep({OWNER_LABEL: self.owner})
         return len(left)
 
     def limits_of(self, snapshot: str) -> Limits:
@@ -190,6 +212,8 @@ class SwarmProvider:
             built = docker.from_env().images.get(spec.image)
         except ImageNotFound:
             raise EnvironmentFault(f"swarm provider: image {spec.image} is not built here; run `{push}`") from None
+        config = built.attrs.get("Config") or {}
+        self._commands[spec.image] = [*(config.get("Entrypoint") or []), *(config.get("Cmd") or [])]
         pushed = [d for d in built.attrs.get("RepoDigests") or [] if d.startswith(f"{repository}@")]
         if not pushed:
             raise EnvironmentFault(f"swarm provider: this checkout's {spec.image} was never pushed to "
@@ -204,27 +228,42 @@ class SwarmProvider:
 
     def _create(self, spec: Snapshot) -> Service:
         limits = self.limits_of(spec.name)
+        name = f"spider2v-{self.worker}-{uuid.uuid4().hex[:8]}"
         labels = {LABEL: "1", OWNER_LABEL: self.owner, WORKER_LABEL: self.worker, PROVIDER_LABEL: self.instance,
                   SNAPSHOT_LABEL: spec.name}
         nano_cpus = int(limits.cpus * 1e9) if limits.cpus else None
+        routes = gate_routes(spec.ports)
+        secret = secrets.token_hex(32).encode()
         try:
-            return self.client.services.create(
+            gate_secret = self.client.secrets.create(name=f"{name}-secret", data=secret,
+                                                     labels={**labels, SERVICE_LABEL: name})
+            gate_source = self.client.configs.create(name=f"{name}-gate", data=GUEST_GATE.read_bytes(),
+                                                     labels={**labels, SERVICE_LABEL: name})
+            service = self.client.services.create(
                 self._images[spec.image],
-                name=f"spider2v-{self.worker}-{uuid.uuid4().hex[:8]}",
+                # the gate beside the image's own command, which stays the container's main process
+                command=["/bin/sh", "-c", f"python3 {GATE_PATH} /run/secrets/{SECRET_FILE} $0 & exec \"$@\"",
+                         " ".join(f"{gate}:{port}" for gate, port in routes.items()), *self._commands[spec.image]],
+                name=name,
                 labels=labels,
                 container_labels=labels,
                 hostname=HOSTNAME,
                 init=True,
                 mounts=[Mount("/dev/shm", None, type="tmpfs", tmpfs_size=self.shm_bytes)],
+                secrets=[SecretReference(str(gate_secret.id), f"{name}-secret", filename=SECRET_FILE, mode=0o400)],
+                configs=[ConfigReference(str(gate_source.id), f"{name}-gate", filename=GATE_PATH, mode=0o444)],
                 resources=Resources(cpu_limit=nano_cpus, mem_limit=limits.memory,
                                     cpu_reservation=nano_cpus, mem_reservation=limits.memory),
                 restart_policy=RestartPolicy(condition="none"),
-                # host mode, at ports the node picks: reached at the node's address
-                endpoint_spec={"Ports": [{"Protocol": "tcp", "TargetPort": port, "PublishMode": "host"}
-                                         for port in spec.ports]},
+                # only the gate's ports, in host mode at ports the node picks: reached at the node's address
+                endpoint_spec={"Ports": [{"Protocol": "tcp", "TargetPort": gate, "PublishMode": "host"}
+                                         for gate in routes]},
             )
         except DockerException as exc:
+            self._remove_gate(name)
             raise EnvironmentFault(f"swarm provider: cannot create a service of {spec.image}: {exc}") from exc
+        self._secrets[name] = secret
+        return service
 
     def _placed(self, service: Service, spec: Snapshot) -> SwarmEnvironment:
         """The service's environment once its replica runs: the node and the ports it published.
@@ -261,18 +300,24 @@ class SwarmProvider:
             except EnvironmentFault:
                 if self._node_state(env.node_id) == "down":
                     raise _NodeDown(f"{env.name}'s node {env.node} went down before its desktop was ready") from None
+                if not self._replica_runs(env):
+                    raise _NodeDown(f"{env.name}'s replica was stopped on node {env.node} (drained?) before its "
+                                    "desktop was ready") from None
                 if time.monotonic() >= deadline:
                     raise
 
     def _environment(self, service: Service, task: dict[str, Any], spec: Snapshot) -> SwarmEnvironment:
         node = self.client.nodes.get(task["NodeID"])
         published = {p["TargetPort"]: p["PublishedPort"] for p in task["Status"].get("PortStatus", {}).get("Ports", [])}
-        if GUEST_SERVER_PORT not in published:
-            raise EnvironmentFault(f"swarm provider: {service.name} runs without its guest port published")
+        gates = {port: published[gate] for gate, port in gate_routes(spec.ports).items() if gate in published}
+        if GUEST_SERVER_PORT not in gates:
+            raise EnvironmentFault(f"swarm provider: {service.name} runs without its guest gate published")
         address = node.attrs["Status"]["Addr"]
-        return SwarmEnvironment(str(service.name), f"http://{address}:{published[GUEST_SERVER_PORT]}", published,
+        name, secret = str(service.name), self._secrets[str(service.name)]
+        tunnels = {port: self.tunnels.open(name, address, gate, secret) for port, gate in gates.items()}
+        return SwarmEnvironment(name, f"http://127.0.0.1:{tunnels[GUEST_SERVER_PORT]}", tunnels,
                                 display=spec.display, host=address, node=node.attrs["Description"]["Hostname"],
-                                node_id=str(node.id))
+                                node_id=str(node.id), task_id=str(task["ID"]), gate_ports=gates)
 
     def _node_state(self, node_id: str) -> str:
         try:
@@ -280,15 +325,60 @@ class SwarmProvider:
         except NotFound:
             return "down"
 
+    def _replica_runs(self, env: SwarmEnvironment) -> bool:
+        """Whether the replica the environment was given is still meant to run where it was placed
+        (draining a node shuts its replicas down, and Swarm starts a fresh one elsewhere)."""
+        try:
+            tasks = self.client.api.tasks(filters={"id": env.task_id})
+        except DockerException:
+            return True  # the manager is busy: decide at the next slice
+        return bool(tasks) and tasks[0].get("DesiredState") == "running"
+
     def _labelled(self, extra: dict[str, str]) -> list[Service]:
         filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
         return list(self.client.services.list(filters={"label": filters}))
 
     def _remove(self, service: Service) -> None:
+        name = str(service.name)
+        self.tunnels.close_for(name)
         try:
             service.remove()
         except NotFound:
             pass
+        self._remove_gate(name)
+
+    def _remove_gate(self, name: str) -> None:
+        """Remove the service's gate secret and config (none left after a service is gone)."""
+        self._secrets.pop(name, None)
+        for kind, item in ((self.client.secrets, f"{name}-secret"), (self.client.configs, f"{name}-gate")):
+            try:
+                kind.get(item).remove()
+            except NotFound:
+                pass
+            except DockerException as exc:  # the sweeps at the run's end and the next run's try again
+                log.warning("swarm provider: %s not removed: %s", item, exc)
+
+    def _sweep(self, labels: dict[str, str], also: Callable[[dict[str, str]], bool] = lambda _: True) -> None:
+        """Remove the gate secrets and configs with ``labels`` (and for which ``also`` holds)
+        whose service is gone: what a service removed by hand or a crashed worker left."""
+        try:
+            services = {str(s.name) for s in self._labelled({})}
+            filters = {"label": [f"{LABEL}=1", *(f"{k}={v}" for k, v in labels.items())]}
+            for kind in (self.client.secrets, self.client.configs):
+                for item in kind.list(filters=filters):
+                    found = item.attrs["Spec"].get("Labels") or {}
+                    if found.get(SERVICE_LABEL) not in services and also(found):
+                        try:
+                            item.remove()
+                        except NotFound:
+                            pass
+        except DockerException as exc:
+            log.warning("swarm provider: gate secrets and configs not swept: %s", exc)
+
+
+def gate_routes(ports: tuple[int, ...] | list[int]) -> dict[int, int]:
+    """The gate's port for each guest port, in the order the snapshot lists them."""
+    return {FIRST_GATE_PORT + i: port for i, port in enumerate(ports)}
 
 
 def factory(owner: str, worker: str, **options: Any) -> SwarmProvider:
