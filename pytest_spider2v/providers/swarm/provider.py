@@ -242,7 +242,8 @@ class SwarmProvider:
             service = self.client.services.create(
                 self._images[spec.image],
                 # the gate beside the image's own command, which stays the container's main process
-                command=["/bin/sh", "-c", f"python3 {GATE_PATH} /run/secrets/{SECRET_FILE} $0 & exec \"$@\"",
+                # (a gate that exits takes the container with it: docker-init, process 1, ends it)
+                command=["/bin/sh", "-c", f"(python3 {GATE_PATH} /run/secrets/{SECRET_FILE} $0; kill 1) & exec \"$@\"",
                          " ".join(f"{gate}:{port}" for gate, port in routes.items()), *self._commands[spec.image]],
                 name=name,
                 labels=labels,
@@ -250,7 +251,9 @@ class SwarmProvider:
                 hostname=HOSTNAME,
                 init=True,
                 mounts=[Mount("/dev/shm", None, type="tmpfs", tmpfs_size=self.shm_bytes)],
-                secrets=[SecretReference(str(gate_secret.id), f"{name}-secret", filename=SECRET_FILE, mode=0o400)],
+                # readable by the image's user, whoever that is: the environment's own processes may read
+                # it (the agent already commands this desktop); the gate keeps out everyone else
+                secrets=[SecretReference(str(gate_secret.id), f"{name}-secret", filename=SECRET_FILE, mode=0o444)],
                 configs=[ConfigReference(str(gate_source.id), f"{name}-gate", filename=GATE_PATH, mode=0o444)],
                 resources=Resources(cpu_limit=nano_cpus, mem_limit=limits.memory,
                                     cpu_reservation=nano_cpus, mem_reservation=limits.memory),
@@ -300,7 +303,11 @@ class SwarmProvider:
             except EnvironmentFault:
                 if self._node_state(env.node_id) == "down":
                     raise _NodeDown(f"{env.name}'s node {env.node} went down before its desktop was ready") from None
-                if not self._replica_runs(env):
+                desired, state, why = self._replica(env)
+                if state in ENDED:  # its command or its gate exited: placing it again would do the same
+                    raise EnvironmentFault(f"swarm provider: {env.name} {state} on node {env.node} before its desktop "
+                                           f"was ready: {why}; its log: {self._log_tail(env.name)}") from None
+                if desired != "running":
                     raise _NodeDown(f"{env.name}'s replica was stopped on node {env.node} (drained?) before its "
                                     "desktop was ready") from None
                 if time.monotonic() >= deadline:
@@ -325,14 +332,25 @@ class SwarmProvider:
         except NotFound:
             return "down"
 
-    def _replica_runs(self, env: SwarmEnvironment) -> bool:
-        """Whether the replica the environment was given is still meant to run where it was placed
-        (draining a node shuts its replicas down, and Swarm starts a fresh one elsewhere)."""
+    def _replica(self, env: SwarmEnvironment) -> tuple[str, str, str]:
+        """(desired state, state, error) of the replica the environment was given: draining a node
+        makes the desired state ``shutdown`` (Swarm starts a fresh replica elsewhere); a container
+        that exited is ``failed`` or ``complete``."""
         try:
             tasks = self.client.api.tasks(filters={"id": env.task_id})
         except DockerException:
-            return True  # the manager is busy: decide at the next slice
-        return bool(tasks) and tasks[0].get("DesiredState") == "running"
+            return "running", "running", ""  # the manager is busy: decide at the next slice
+        if not tasks:
+            return "shutdown", "orphaned", "the manager no longer knows it"
+        status = tasks[0].get("Status", {})
+        return str(tasks[0].get("DesiredState")), str(status.get("State")), str(status.get("Err") or status.get("Message"))
+
+    def _log_tail(self, name: str, lines: int = 20) -> str:
+        try:
+            raw = self.client.api.service_logs(name, stdout=True, stderr=True, tail=lines)
+            return b"".join(raw).decode(errors="replace").strip()[-3000:]
+        except DockerException as exc:
+            return f"(not read: {exc})"
 
     def _labelled(self, extra: dict[str, str]) -> list[Service]:
         filters = [f"{LABEL}=1", *(f"{k}={v}" for k, v in extra.items())]
