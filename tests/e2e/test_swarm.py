@@ -80,6 +80,8 @@ def test_dabench_questions_run_on_the_cluster_and_leave_no_service(cluster: dict
     assert "by node" in run.stdout
     manager = docker.DockerClient(base_url=cluster["SPIDER2V_SWARM_MANAGER"])
     assert not manager.services.list(filters={"label": f"{LABEL}=1"})
+    assert not manager.secrets.list(filters={"label": f"{LABEL}=1"})  # the gates' secrets and sources
+    assert not manager.configs.list(filters={"label": f"{LABEL}=1"})
 
 
 def test_an_image_the_registry_lacks_is_refused_before_any_service(cluster: dict[str, str]) -> None:
