@@ -18,7 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, runtime_checkable
 
-from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.limits import Limits, snapshot_limits
+from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
 
 
 @runtime_checkable
@@ -84,3 +86,29 @@ def left_after(owned: Callable[[], list[Resource]], wait: float, poll: float) ->
     while (left := owned()) and time.monotonic() < deadline:
         time.sleep(poll)
     return left
+
+
+class SnapshotTable:
+    """``snapshots.yaml`` as a provider reads it: each snapshot's image and ports, and the limits
+    its environments run under, the run's ``memory``, ``cpus`` and ``pids`` options (0 lifting a
+    limit) over the table's. Every provider places environments by these same values."""
+
+    def __init__(self, environments_dir: Path, provider: str, *, memory: str | int | None = None,
+                 cpus: float | str | None = None, pids: int | str | None = None) -> None:
+        self.provider = provider
+        self.snapshots = load_snapshots(environments_dir)
+        self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
+        self.overrides = Limits.from_options(memory, cpus, pids)
+
+    def __getitem__(self, name: str) -> Snapshot:
+        try:
+            return self.snapshots[name]
+        except KeyError:
+            known = ", ".join(sorted(self.snapshots))
+            raise EnvironmentFault(
+                f"{self.provider} provider: unknown snapshot {name!r} (known: {known}); "
+                "add it to pytest_spider2v/environments/snapshots.yaml"
+            ) from None
+
+    def limits_of(self, snapshot: str) -> Limits:
+        return self.overrides.over(self.limits.get(snapshot, Limits()))

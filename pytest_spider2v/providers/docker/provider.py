@@ -28,10 +28,10 @@ from docker.models.containers import Container
 from docker.models.networks import Network
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
-from pytest_spider2v.environments.limits import Limits, snapshot_limits
+from pytest_spider2v.environments.limits import Limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
-from pytest_spider2v.environments.provider import left_after, owner_alive
-from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
+from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
+from pytest_spider2v.environments.snapshots import Snapshot
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
 from pytest_spider2v.providers.docker.network import container_address, create_isolated, remove_isolated
@@ -105,9 +105,7 @@ class DockerProvider:
         self.ready_timeout = ready_timeout
         self.shm_size = shm_size
         self.spare = spare
-        self.snapshots = load_snapshots(environments_dir)
-        self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
-        self.overrides = Limits.from_options(memory, cpus, pids)
+        self.table = SnapshotTable(environments_dir, "docker", memory=memory, cpus=cpus, pids=pids)
         self.instance = uuid.uuid4().hex[:12]
         try:
             self.client = client or docker.from_env(timeout=120)
@@ -187,18 +185,11 @@ class DockerProvider:
 
     def limits_of(self, snapshot: str) -> Limits:
         """The limits a container of ``snapshot`` runs under: the run's options over the table's."""
-        return self.overrides.over(self.limits.get(snapshot, Limits()))
+        return self.table.limits_of(snapshot)
 
     # -- helpers ----------------------------------------------------------------------------
     def _snapshot(self, name: str) -> Snapshot:
-        try:
-            spec = self.snapshots[name]
-        except KeyError:
-            known = ", ".join(sorted(self.snapshots))
-            raise EnvironmentFault(
-                f"docker provider: unknown snapshot {name!r} (known: {known}); "
-                "add it to pytest_spider2v/environments/snapshots.yaml"
-            ) from None
+        spec = self.table[name]
         try:
             self.client.images.get(spec.image)
         except ImageNotFound:

@@ -39,10 +39,10 @@ from docker.types import ConfigReference, Mount, Resources, RestartPolicy, Secre
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.http import HttpEnvironment
-from pytest_spider2v.environments.limits import Limits, parse_memory, snapshot_limits
+from pytest_spider2v.environments.limits import Limits, parse_memory
 from pytest_spider2v.environments.locations import GUEST_GATE, RECIPES_DIR
-from pytest_spider2v.environments.provider import left_after, owner_alive
-from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
+from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
+from pytest_spider2v.environments.snapshots import Snapshot
 from pytest_spider2v.providers.docker.provider import (
     GUEST_SERVER_PORT,
     HOSTNAME,
@@ -121,9 +121,7 @@ class SwarmProvider:
         self.ready_timeout = ready_timeout
         self.place_timeout = place_timeout
         self.shm_bytes = parse_memory(shm_size)
-        self.snapshots = load_snapshots(environments_dir)
-        self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
-        self.overrides = Limits.from_options(memory, cpus, pids)
+        self.table = SnapshotTable(environments_dir, "swarm", memory=memory, cpus=cpus, pids=pids)
         self.instance = uuid.uuid4().hex[:12]
         try:
             self.client = docker.DockerClient(base_url=manager, timeout=120)
@@ -162,7 +160,6 @@ class SwarmProvider:
 
     def release(self, env: Environment) -> None:
         env.close()
-        self.tunnels.close_for(env.name)
         service = self._services.pop(env.name, None)
         if service is not None:
             self._remove(service)
@@ -190,14 +187,11 @@ class SwarmProvider:
 
     def limits_of(self, snapshot: str) -> Limits:
         """The limits a service of ``snapshot`` reserves and runs under: the run's over the table's."""
-        return self.overrides.over(self.limits.get(snapshot, Limits()))
+        return self.table.limits_of(snapshot)
 
     # -- services -----------------------------------------------------------------------------
     def _snapshot(self, name: str) -> Snapshot:
-        try:
-            spec = self.snapshots[name]
-        except KeyError:
-            raise EnvironmentFault(f"swarm provider: no snapshot {name!r} in snapshots.yaml") from None
+        spec = self.table[name]
         self._image(spec)
         return spec
 
@@ -347,7 +341,7 @@ class SwarmProvider:
 
     def _log_tail(self, name: str, lines: int = 20) -> str:
         try:
-            raw = self.client.api.service_logs(name, stdout=True, stderr=True, tail=lines)
+            raw = self.client.api.service_logs(name, stdout=True, stderr=True, tail=str(lines))
             return b"".join(raw).decode(errors="replace").strip()[-3000:]
         except DockerException as exc:
             return f"(not read: {exc})"
