@@ -14,19 +14,21 @@ run on the same desktop (no model involved):
 * **idle memory**: of a fresh container of each family, from the Docker engine's statistics;
 * **whole suite**: ``pytest tasks/ --agent oracle`` at ``-n 1`` and at ``-n 2``;
 * **InfiAgent-DABench**: its 257 questions with the reference agent at ``-n 2``;
-* **cluster**: the same DABench questions with the reference agent on the Swarm lab
+* **cluster**: DABench questions with the reference agent on the Swarm lab
   (``scripts/swarm-lab.sh``, ``--provider swarm``), with one node active and with all three, in
   one run: what scaling out gives when each node has room for one desktop (the lab's nodes share
-  this machine's cores, so it measures the placement, not more hardware).
+  this machine's cores, so it measures the placement, not more hardware);
+* **cluster_suite**: the same for the whole suite, ``pytest tasks/ --agent oracle`` on the lab's
+  desktops, one node against three, in one run.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
-and a quarter on two cores, the rest about ten minutes.
+and a quarter on two cores, the suite on the lab about as long, the rest about ten minutes.
 """
 
 from __future__ import annotations
@@ -51,11 +53,13 @@ from pytest_spider2v.cli.catalog import splice
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster")
+PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite")
 #: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
 LAB = ROOT / "scripts" / "swarm-lab.sh"
 CLUSTER_QUESTIONS = 24
 CLUSTER_WORKERS = 6
+#: The suite on the lab: one worker more than the three nodes have room for, so none idles.
+CLUSTER_SUITE_WORKERS = 4
 #: The InfiAgent-DABench dev set: beside the checkout, or where SPIDER2V_SHARED says.
 DABENCH = Path(os.environ.get("SPIDER2V_SHARED") or ROOT.parent / "shared") / "infiagent-dabench"
 #: The task whose desktop the tree and step figures are taken on, and the Chromium page task.
@@ -320,26 +324,45 @@ def dabench_figures() -> dict[str, Any]:
 
 
 def cluster_figures() -> dict[str, Any]:
-    """The oracle on :data:`CLUSTER_QUESTIONS` DABench questions on the lab, with nodes 2 and 3
-    drained (one node) and then active (three), in one run; the lab is made and removed here."""
+    """The oracle on :data:`CLUSTER_QUESTIONS` DABench questions on the lab, one node and three."""
     if not DABENCH.is_dir():
         raise SystemExit(f"no InfiAgent-DABench dev set at {DABENCH} (set SPIDER2V_SHARED)")
     listed = subprocess.run([sys.executable, "-m", "pytest", str(DABENCH), "--collect-only", "-q", "-p", "no:cacheprovider"],
                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
     ids = [line.split("::")[-1].split("-")[0] for line in listed if "::" in line][:CLUSTER_QUESTIONS]
     selection = ["-k", " or ".join(f"{question}-" for question in ids)]
+    figures = lab_scaling(DABENCH, CLUSTER_WORKERS, selection, ["analysis"])
+    return {"questions": len(ids), **figures}
+
+
+def cluster_suite_figures() -> dict[str, Any]:
+    """The oracle on the whole suite (``tasks/``) on the lab's desktops, one node and three."""
+    from pytest_spider2v.environments.snapshots import load_snapshots
+
+    recipes = sorted({s.recipe for s in load_snapshots().values()} - {"analysis", "clouds"})
+    return lab_scaling(ROOT / "tasks", CLUSTER_SUITE_WORKERS, [], recipes)
+
+
+def lab_scaling(target: Path, workers: int, selection: list[str], recipes: list[str]) -> dict[str, Any]:
+    """``pytest TARGET --agent oracle -n WORKERS --provider swarm`` on the lab with nodes 2 and 3
+    drained (one node) and then active (three), in one run, after every node has pulled the
+    images of ``recipes`` (a pull is not what is measured). The lab is made and removed here."""
     lab = dict(line.split("=", 1) for line in _lab("up").split())
     try:
-        subprocess.run([sys.executable, "-m", "pytest_spider2v.cli.build", "--push", lab["SPIDER2V_SWARM_REGISTRY"],
-                        "analysis"], cwd=ROOT, check=True, capture_output=True)
-        oracle_run(DABENCH, CLUSTER_WORKERS, "--provider", "swarm", "-k", f"{ids[0]}-", env=lab)  # every node pulls once
-        figures: dict[str, Any] = {"questions": len(ids), "workers": CLUSTER_WORKERS}
+        pushed = subprocess.run([sys.executable, "-m", "pytest_spider2v.cli.build", "--push",
+                                 lab["SPIDER2V_SWARM_REGISTRY"], *recipes], cwd=ROOT, check=True,
+                                capture_output=True, text=True).stdout
+        for node in (1, 2, 3):
+            for reference in re.findall(r"pushed as (\S+)", pushed):
+                subprocess.run(["docker", "exec", f"spider2v-lab-node{node}", "docker", "pull", "-q", reference],
+                               check=True, capture_output=True)
+        figures: dict[str, Any] = {"workers": workers}
         for active in (1, 3):
             for node in (2, 3):
                 availability = "active" if node <= active else "drain"
                 subprocess.run(["docker", "exec", "spider2v-lab-node1", "docker", "node", "update", "--availability",
                                 availability, f"node{node}"], check=True, capture_output=True)
-            figures[f"nodes{active}"] = oracle_run(DABENCH, CLUSTER_WORKERS, "--provider", "swarm", *selection, env=lab)
+            figures[f"nodes{active}"] = oracle_run(target, workers, "--provider", "swarm", *selection, env=lab)
         figures["speedup"] = round(figures["nodes1"]["seconds"] / figures["nodes3"]["seconds"], 2)
         return figures
     finally:
@@ -369,6 +392,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["dabench"] = dabench_figures()
     if "cluster" in parts:
         figures["cluster"] = cluster_figures()
+    if "cluster_suite" in parts:
+        figures["cluster_suite"] = cluster_suite_figures()
     return figures
 
 
@@ -475,6 +500,11 @@ def table(data: dict[str, Any]) -> str:
         rows.append(f"| {cluster['questions']} DABench questions, reference agent, `-n {cluster['workers']}` on the "
                     f"Swarm lab, three nodes | {_run(cluster['nodes3'])} | one node {_run(cluster['nodes1'])}: "
                     f"speed-up {cluster['speedup']} | |")
+    cluster_suite = f.get("cluster_suite", {})
+    if cluster_suite:
+        rows.append(f"| whole suite, reference agent, `-n {cluster_suite['workers']}` on the Swarm lab, three nodes | "
+                    f"{_run(cluster_suite['nodes3'])} | one node {_run(cluster_suite['nodes1'])}: speed-up "
+                    f"{cluster_suite['speedup']} | |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")
