@@ -18,8 +18,8 @@ run on the same desktop (no model involved):
   (``scripts/swarm-lab.sh``, ``--provider swarm``), with one node active and with all three, in
   one run: what scaling out gives when each node has room for one desktop (the lab's nodes share
   this machine's cores, so it measures the placement, not more hardware);
-* **cluster_suite**: the same for the whole suite, ``pytest tasks/ --agent oracle`` on the lab's
-  desktops, one node against three, in one run.
+* **cluster_suite**: the same for the suite's desktops, ``pytest tasks/ -m abstract --agent
+  oracle`` (each task once, in its abstract variant) on the lab, one node against three, in one run.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
@@ -28,7 +28,7 @@ performance table is generated from that file, like the task table from the task
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
-and a quarter on two cores, the suite on the lab about as long, the rest about ten minutes.
+and a quarter on two cores, the suite on the lab about 45 minutes, the rest about ten minutes.
 """
 
 from __future__ import annotations
@@ -336,11 +336,13 @@ def cluster_figures() -> dict[str, Any]:
 
 
 def cluster_suite_figures() -> dict[str, Any]:
-    """The oracle on the whole suite (``tasks/``) on the lab's desktops, one node and three."""
+    """The oracle on each task of the suite once (its abstract variant) on the lab's desktops, one
+    node and three."""
     from pytest_spider2v.environments.snapshots import load_snapshots
 
     recipes = sorted({s.recipe for s in load_snapshots().values()} - {"analysis", "clouds"})
-    return lab_scaling(ROOT / "tasks", CLUSTER_SUITE_WORKERS, [], recipes)
+    figures = lab_scaling(ROOT / "tasks", CLUSTER_SUITE_WORKERS, ["-m", "abstract"], recipes)
+    return {"tasks": figures["nodes3"].get("passed", 0) + figures["nodes3"].get("failed", 0), **figures}
 
 
 def lab_scaling(target: Path, workers: int, selection: list[str], recipes: list[str]) -> dict[str, Any]:
@@ -352,10 +354,12 @@ def lab_scaling(target: Path, workers: int, selection: list[str], recipes: list[
         pushed = subprocess.run([sys.executable, "-m", "pytest_spider2v.cli.build", "--push",
                                  lab["SPIDER2V_SWARM_REGISTRY"], *recipes], cwd=ROOT, check=True,
                                 capture_output=True, text=True).stdout
-        for node in (1, 2, 3):
-            for reference in re.findall(r"pushed as (\S+)", pushed):
-                subprocess.run(["docker", "exec", f"spider2v-lab-node{node}", "docker", "pull", "-q", reference],
-                               check=True, capture_output=True)
+        references = re.findall(r"pushed as (\S+)", pushed)
+        pulls = [subprocess.Popen(["sh", "-c", " && ".join(f"docker exec spider2v-lab-node{node} docker pull -q {ref}"
+                                                            for ref in references)], stdout=subprocess.DEVNULL)
+                 for node in (1, 2, 3)]  # the nodes pull side by side, each its images in turn
+        if any(pull.wait() for pull in pulls):
+            raise SystemExit("a lab node could not pull the pushed images")
         figures: dict[str, Any] = {"workers": workers}
         for active in (1, 3):
             for node in (2, 3):
@@ -502,7 +506,8 @@ def table(data: dict[str, Any]) -> str:
                     f"speed-up {cluster['speedup']} | |")
     cluster_suite = f.get("cluster_suite", {})
     if cluster_suite:
-        rows.append(f"| whole suite, reference agent, `-n {cluster_suite['workers']}` on the Swarm lab, three nodes | "
+        rows.append(f"| the suite's {cluster_suite['tasks']} tasks (abstract variant), reference agent, "
+                    f"`-n {cluster_suite['workers']}` on the Swarm lab, three nodes | "
                     f"{_run(cluster_suite['nodes3'])} | one node {_run(cluster_suite['nodes1'])}: speed-up "
                     f"{cluster_suite['speedup']} | |")
     for family, mb in f.get("idle_memory_mb", {}).items():
