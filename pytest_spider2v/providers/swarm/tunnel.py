@@ -84,10 +84,22 @@ class Tunnels:
             self._loop.call_soon_threadsafe(server.close)
 
     def close(self) -> None:
-        for name in list(self._servers):
-            self.close_for(name)
+        """Stop listening, end the connections still carried, and stop the loop."""
+        if self._loop.is_closed():
+            return
+        self._run(self._shutdown())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(timeout=5)
+        self._loop.close()
+
+    async def _shutdown(self) -> None:
+        for server in [s for servers in self._servers.values() for s in servers]:
+            server.close()
+        self._servers.clear()
+        carried = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in carried:
+            task.cancel()
+        await asyncio.gather(*carried, return_exceptions=True)
 
     def _run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()

@@ -48,7 +48,7 @@ def gate(caplog: pytest.LogCaptureFixture) -> Iterator[tuple[int, int]]:
     guest_port, gate_port = guest.server_address[1], free_port()
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
-    serving = asyncio.run_coroutine_threadsafe(Gate(SECRET, {gate_port: int(guest_port)}).serve(), loop)
+    asyncio.run_coroutine_threadsafe(Gate(SECRET, {gate_port: int(guest_port)}).serve(), loop)
     caplog.set_level(logging.INFO, logger="spider2v.gate")
     for _ in range(200):
         try:
@@ -57,10 +57,16 @@ def gate(caplog: pytest.LogCaptureFixture) -> Iterator[tuple[int, int]]:
         except OSError:
             threading.Event().wait(0.02)
     yield gate_port, int(guest_port)
-    serving.cancel()
-    asyncio.run_coroutine_threadsafe(asyncio.sleep(0.1), loop).result()  # let the cancellation land
+    asyncio.run_coroutine_threadsafe(_cancel_all(), loop).result()  # the server and the pipes it carries
     loop.call_soon_threadsafe(loop.stop)
     guest.shutdown()
+
+
+async def _cancel_all() -> None:
+    tasks = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
 
 
 def test_a_request_without_the_secret_is_refused_and_logged(gate: tuple[int, int],
