@@ -452,6 +452,12 @@ def _run(figures: dict[str, Any]) -> str:
     return f"{figures['seconds'] / 60:.1f} min ({figures.get('passed', 0)} passed)"
 
 
+def _lab_row(what: str, figures: dict[str, Any]) -> str:
+    """A lab-scaling figure's row: WHAT with the reference agent, three nodes against one."""
+    return (f"| {what}, reference agent, `-n {figures['workers']}` on the Swarm lab, three nodes | "
+            f"{_run(figures['nodes3'])} | one node {_run(figures['nodes1'])}: speed-up {figures['speedup']} | |")
+
+
 def table(data: dict[str, Any]) -> str:
     """The README's performance table: each figure, its same-run baseline, its target."""
     f, targets = data.get("figures", {}), data.get("targets", {})
@@ -501,15 +507,10 @@ def table(data: dict[str, Any]) -> str:
                     f"{verdict('dabench.seconds')} |")
     cluster = f.get("cluster", {})
     if cluster:
-        rows.append(f"| {cluster['questions']} DABench questions, reference agent, `-n {cluster['workers']}` on the "
-                    f"Swarm lab, three nodes | {_run(cluster['nodes3'])} | one node {_run(cluster['nodes1'])}: "
-                    f"speed-up {cluster['speedup']} | |")
+        rows.append(_lab_row(f"{cluster['questions']} DABench questions", cluster))
     cluster_suite = f.get("cluster_suite", {})
     if cluster_suite:
-        rows.append(f"| the suite's {cluster_suite['tasks']} tasks (abstract variant), reference agent, "
-                    f"`-n {cluster_suite['workers']}` on the Swarm lab, three nodes | "
-                    f"{_run(cluster_suite['nodes3'])} | one node {_run(cluster_suite['nodes1'])}: speed-up "
-                    f"{cluster_suite['speedup']} | |")
+        rows.append(_lab_row(f"the suite's {cluster_suite['tasks']} tasks (abstract variant)", cluster_suite))
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")
