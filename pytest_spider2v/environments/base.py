@@ -9,9 +9,13 @@ their reply shapes follow the original harness's guest server (reference section
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+from pytest_spider2v.environments.execution import ExecResult
+
+if TYPE_CHECKING:
+    from pytest_spider2v.environments.witness import Witness
 
 #: Prefix of every pyautogui action, as in the original ``execute_python_command``.
 PYAUTOGUI_PREFIX = "import pyautogui; import time; pyautogui.FAILSAFE = False; "
@@ -27,26 +31,6 @@ class BrokenFromInside(EnvironmentFault):
     doing, scored 0; anywhere else (a setup step, the evaluation) still a fault of the harness."""
 
 
-@dataclass(frozen=True)
-class ExecResult:
-    returncode: int
-    stdout: str
-    stderr: str
-
-    @property
-    def ok(self) -> bool:
-        return self.returncode == 0
-
-    def as_info(self) -> dict[str, object]:
-        """The original ``/execute`` reply shape, kept in trajectories for compatibility."""
-        return {
-            "status": "success" if self.ok else "error",
-            "output": self.stdout,
-            "error": self.stderr,
-            "returncode": self.returncode,
-        }
-
-
 @runtime_checkable
 class Environment(Protocol):
     """A restored desktop (or, with ``display`` false, a machine without a screen: the harness
@@ -60,6 +44,9 @@ class Environment(Protocol):
     display: bool
     #: the cluster node it runs on, for providers that place environments on one; "" here
     node: str = ""
+    #: the environment seen from its engine, outside the agent's reach (:mod:`.witness`); None
+    #: for an environment without one (a test's stand-in), whose evaluation is not sealed
+    witness: Witness | None = None
 
     def host_url(self, guest_port: int, scheme: str = "http") -> str:
         """Where the host reaches a port of the guest (Chromium's DevTools, an app's web server)."""
@@ -68,6 +55,11 @@ class Environment(Protocol):
     def close(self) -> None:
         """Let go of the connection to the environment (the provider discards the environment)."""
         ...
+
+    def agent_starts(self) -> None:
+        """The agent acts from now on: a limit reached from now is its doing; one reached before
+        (while the setup ran) was not. Environments without limits have nothing to note."""
+        return None
 
     # -- observation ----------------------------------------------------------------------------
     def screenshot(self) -> bytes:

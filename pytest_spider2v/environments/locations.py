@@ -13,6 +13,8 @@ RECIPES_DIR = PACKAGE_DIR / "environments" / "recipes"
 GUEST_SERVER_DIR = PACKAGE_DIR / "guest" / "server"
 #: The guest gate, which the Swarm provider ships into each service (a Swarm config).
 GUEST_GATE = PACKAGE_DIR / "guest" / "gate.py"
+#: Scripts the harness runs inside an environment through its engine (``<name>.py``).
+GUEST_PROBES = PACKAGE_DIR / "guest" / "probes"
 #: The modules reference solutions import, one file each.
 SOLUTION_HELPERS_DIR = PACKAGE_DIR / "guest" / "solution_helpers"
 #: Reference solutions written here for the tasks of a Spider2-V checkout, ``<app>/<id>.py``.

@@ -21,8 +21,10 @@ import yaml
 
 from pytest_spider2v.environments.locations import RECIPES_DIR
 
+#: The guest server's port, inside every environment.
+GUEST_SERVER_PORT = 5000
 #: Guest ports every environment publishes: the guest server, Chromium DevTools and the live view.
-BASE_PORTS: tuple[int, ...] = (5000, 9222, 6080)
+BASE_PORTS: tuple[int, ...] = (GUEST_SERVER_PORT, 9222, 6080)
 
 
 def image_name(recipe: str) -> str:

@@ -142,13 +142,18 @@ def vm_script_output(ctx: TaskContext, spec: dict[str, Any]) -> str:
     The script's own output decides the score (it usually prints "succeed" or "failed"), so
     a non-zero exit is only logged. A script that sets the time (:data:`SETS_CLOCK`), to see
     how a project looks hours later, runs on the desktop's settable clock.
+
+    Bash is given the script's text as the task holds it (``bash -c TEXT DEST``, so ``$0`` is
+    still its path), not the copy at ``dest``, which is written as the original writes it: what
+    runs is the task's script even if a process left in the guest rewrites that copy in between.
     """
     src, dest = spec["src"], spec["dest"]
     reject_url(src, "vm_script_output")
+    script = read_host_file(ctx, src, "vm_script_output")
     copyfile_from_host_to_guest(ctx, src, dest)
     ctx.env.execute(["chmod", "a+x", dest])
-    command = ["/bin/bash", dest]
-    if sets_clock(read_host_file(ctx, src, "vm_script_output")):
+    command = ["/bin/bash", "-c", script.decode("utf-8", "replace"), dest]
+    if sets_clock(script):
         command = [*SETTABLE_CLOCK, *command]
     if spec.get("shell", False):
         result = ctx.env.execute(shlex.join(command), shell=True, timeout=SCRIPT_TIMEOUT)

@@ -113,8 +113,9 @@ def execute(env: Environment, action: Action) -> ExecutionInfo:
 
 
 def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Observation,
-                settings: EpisodeSettings) -> Episode:
-    """Drive ``agent`` until it finishes or a limit is hit, recording every step."""
+                settings: EpisodeSettings, first_action: Callable[[], None] = lambda: None) -> Episode:
+    """Drive ``agent`` until it finishes or a limit is hit, recording every step;
+    ``first_action()`` is called once, just before the agent's first action runs."""
     episode = Episode()
     deadline = time.monotonic() + settings.time_limit
     observation = first
@@ -138,6 +139,8 @@ def run_episode(ctx: TaskContext, agent: Agent, record: TaskRecord, first: Obser
             index += 1
             kind = action_kind(action)
             started = time.monotonic()
+            if index == 1:
+                first_action()
             try:  # from the action to the observation of its effect, a broken environment is the agent's
                 if kind == "code":
                     info = execute(ctx.env, action)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -86,7 +86,8 @@ def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, exp
     metrics.get(name)  # an unavailable metric skips the task before anything is fetched
     try:
         result = _fetch(ctx, result_spec)
-        expected = _fetch(ctx, expected_spec)
+        with ctx.integrity.expected_side() if ctx.integrity is not None else nullcontext():
+            expected = _fetch(ctx, expected_spec)
     except FileNotFoundError as exc:
         return MetricResult(name, 0.0, f"file not found: {exc}")
     inputs = Fetched(name, result, expected, options, expected_spec is not None, 0.0)

@@ -5,13 +5,24 @@ asks it for the outcome (or, for a ``--validate`` check, first for its environme
 stays one-way (task -> setup -> episode -> evaluation -> record) and nothing reaches into
 fixtures by name.
 
-Retries: a run may meet an *infrastructure* fault (the container dies or hangs, a guest request
-fails, a setup step fails). With ``retries=N`` such an attempt is recorded (its steps move to
+Whose outcome: every outcome that is not a pass is charged to someone, on evidence
+(:class:`~pytest_spider2v.run.results.Charge`). A score below 1 is the agent's. From the agent's
+first action on, a failure to observe, to read the final state or to run the evaluation is the
+agent's too, scored 0 with its cause, unless the host shows an outside cause (the environment's
+witness: the container killed, stopped or paused by its engine, the host short of memory or disk,
+the node lost); with one it is the environment's. Before the first action every fault is the
+environment's. The harness's own exceptions, and a run stopped before the task ended, are the
+harness's.
+
+Retries: a fault charged to the environment (the container dies or hangs, a guest request fails,
+a setup step fails) ends the attempt; with ``retries=N`` it is recorded (its steps move to
 ``attempt_K/``) and the task starts over on a fresh environment, at most N more times. A score,
-even 0, is a result and is never retried; nor is a fault of the agent itself (a model API that
-keeps failing), which a fresh environment would not cure. An environment that the agent's own
-action broke from inside (a memory or process limit reached, the guest server killed) is the
-agent's failure: score 0, flagged with the cause in the record, never retried.
+even 0, is a result and is never retried, nor is anything charged to the agent: a fresh
+environment would meet the same agent.
+
+Integrity: where the environment has a witness, the state the setup left is taken just before the
+first action (:class:`~pytest_spider2v.run.integrity.Baseline`), and the evaluation runs sealed
+(:mod:`pytest_spider2v.run.sealed`) between two tamper checks; tampering scores 0, flagged.
 
 Watching: with ``live`` (or an agent that works through the live view, a person) each
 environment is served to a browser as soon as it is acquired, so its setup can be watched too,
@@ -28,6 +39,7 @@ import logging
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
+from dataclasses import replace
 from typing import NoReturn
 
 import pytest
@@ -38,9 +50,11 @@ from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import Agent
 from pytest_spider2v.run.episode import AgentBrokeEnvironment, first_observation, run_episode
 from pytest_spider2v.run.evaluation import Evaluation, evaluate
+from pytest_spider2v.run.integrity import Baseline, Integrity
 from pytest_spider2v.run.recording import recording
 from pytest_spider2v.run.records import TaskRecord, recorded_outcome
-from pytest_spider2v.run.results import Flag
+from pytest_spider2v.run.results import Charge, Flag, IntegrityCheck
+from pytest_spider2v.run.sealed import SealedEnvironment, Tampered
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.run.task_context import TaskContext
@@ -73,6 +87,7 @@ class TaskRun:
         self._ctx: TaskContext | None = None
         self._agent: Agent | None = None  #: once made: whether it works through the live view
         self._attempts_left = settings.retries
+        self._acted: float | None = None  #: when the agent's first action of this attempt ran (epoch seconds)
 
     # -- environments -------------------------------------------------------------------------
     def skip_if_unavailable(self) -> None:
@@ -190,7 +205,8 @@ class TaskRun:
         """Record, in a task still under way, that the run was stopped, and by what."""
         if self.record.result.status == "running":
             reason = stop_reason() or "KeyboardInterrupt"
-            self.record.finish("interrupted", None, f"the run was stopped ({reason}) before this task ended")
+            detail = f"the run was stopped ({reason}) before this task ended"
+            self.record.finish("interrupted", None, detail, charge=Charge("harness", detail))
 
     # -- outcome --------------------------------------------------------------------------------
     def outcome(self) -> Evaluation:
@@ -209,6 +225,7 @@ class TaskRun:
             self.record.replaying(agent.replays)
         while True:
             ctx = self.context()
+            self._acted = None
             try:
                 evaluation = self._episode_and_evaluation(ctx, agent)
                 break
@@ -217,16 +234,23 @@ class TaskRun:
             except AgentBrokeEnvironment as exc:
                 return self._agent_broke_environment(exc)
             except INFRASTRUCTURE_FAULTS as exc:
-                self._fault(exc)
+                outside = self._outside_cause(ctx)
+                if self._acted is not None and outside is None:
+                    return self._failed_after_acting(ctx, exc)
+                self._fault(exc, outside)
                 agent.reset(self.task)
             except KeyboardInterrupt:
                 self._interrupted()
                 raise
             except BaseException as exc:
-                self.record.finish("error", None, f"{type(exc).__name__}: {exc}")
+                detail = f"{type(exc).__name__}: {exc}"
+                self.record.finish("error", None, detail, charge=Charge("harness", detail))
                 raise
         status = "passed" if evaluation.score == 1 else "failed"
-        self.record.finish(status, evaluation.score, evaluation.detail, evaluation.metrics)
+        tampered = any(flag.kind == "tampered" for flag in self.record.result.flags)
+        cause = "tampered with what the evaluation takes as given" if tampered else f"scored {evaluation.score:g}"
+        charge = None if status == "passed" else Charge("agent", cause, (evaluation.detail,))
+        self.record.finish(status, evaluation.score, evaluation.detail, evaluation.metrics, charge)
         return evaluation
 
     def _episode_and_evaluation(self, ctx: TaskContext, agent: Agent) -> Evaluation:
@@ -235,33 +259,124 @@ class TaskRun:
         record.first_observation(first.screenshot, first.accessibility_tree)
         timings = record.result.timings
         record.time("reset", timings.seconds("restore") + timings.seconds("setup") + time.monotonic() - started)
+        witness = ctx.env.witness
+        started = time.monotonic()
+        baseline = Baseline.take(ctx.env, witness) if witness is not None else None
+        checking = time.monotonic() - started
+
+        def first_action() -> None:
+            ctx.env.agent_starts()
+            self._acted = time.time()
+
         with recording(ctx.env, record) if self.settings.record_video else nullcontext():
             started = time.monotonic()
-            episode = run_episode(ctx, agent, record, first, agent.episode_settings(self.settings.episode))
+            episode = run_episode(ctx, agent, record, first, agent.episode_settings(self.settings.episode),
+                                  first_action)
             record.stopped(episode.stop_reason)
             record.time("episode", time.monotonic() - started)
             started = time.monotonic()
-            evaluation = evaluate(ctx)
+            if baseline is None:
+                record.checked_integrity(IntegrityCheck(False, reason="the environment has no witness (no engine "
+                                                                      "to ask): its evaluation ran through its guest"))
+                evaluation = evaluate(ctx)
+            else:
+                evaluation = self._sealed_evaluation(ctx, baseline, checking)
             record.time("evaluation", time.monotonic() - started)
         return evaluation
 
+    def _sealed_evaluation(self, ctx: TaskContext, baseline: Baseline, checking: float) -> Evaluation:
+        """The evaluation through the engine, between the tamper checks (:mod:`.integrity`);
+        ``checking``: the seconds the baseline took, counted with the checks' cost."""
+        assert ctx.env.witness is not None
+        integrity = Integrity(ctx.env.witness, baseline)
+        started = time.monotonic()
+        integrity.before_evaluation()
+        left = tuple(process.command for process in integrity.left_running())
+        checking += time.monotonic() - started
+        evaluation: Evaluation | None = None
+        if integrity.findings:
+            self.record.checked_integrity(IntegrityCheck(True, tuple(map(str, integrity.findings)), left,
+                                                         round(checking, 4)))
+            return self._tampered(integrity)
+        sealed = SealedEnvironment(ctx.env, ctx.env.witness, integrity, baseline.environment)
+        try:
+            evaluation = evaluate(replace(ctx, env=sealed, integrity=integrity))
+        except Tampered:
+            pass  # its findings are the integrity's
+        except BaseException:
+            if not self._checked_after(integrity, left, checking):
+                raise  # nothing tampered with: the failure stands as it is
+            return self._tampered(integrity)
+        self._checked_after(integrity, left, checking)
+        if integrity.findings or evaluation is None:
+            return self._tampered(integrity)
+        return evaluation
+
+    def _tampered(self, integrity: Integrity) -> Evaluation:
+        findings = "; ".join(map(str, integrity.findings))
+        self.record.flag(Flag("tampered", findings))
+        return Evaluation(0.0, f"score 0: tampered with what the evaluation takes as given: {findings}", [])
+
+    def _checked_after(self, integrity: Integrity, left: tuple[str, ...], checking: float) -> bool:
+        """The check after the evaluation, recorded with the rest; whether anything was found
+        (a check that cannot run, the environment broken, finds nothing)."""
+        started = time.monotonic()
+        try:
+            integrity.after_evaluation()
+        except EnvironmentFault as exc:
+            log.warning("%s: the tamper check after the evaluation could not run: %s", self.task.key, exc)
+        checking += time.monotonic() - started
+        self.record.checked_integrity(IntegrityCheck(True, tuple(map(str, integrity.findings)), left,
+                                                     round(checking, 4)))
+        return bool(integrity.findings)
+
     # -- endings ------------------------------------------------------------------------------
     def _agent_broke_environment(self, exc: AgentBrokeEnvironment) -> Evaluation:
-        """The agent's action broke its environment: score 0, flagged with the cause, no retry and
-        no evaluation (there is nothing left to evaluate)."""
+        """The agent's action broke its environment from inside (a limit, the guest killed):
+        score 0, flagged with the cause, no retry and no evaluation (nothing is left to evaluate)."""
         self.record.stopped(f"the agent's action broke its environment (step {exc.step})")
-        self.record.flag(Flag("agent_broke_environment", str(exc.fault)))
-        detail = f"score 0: {exc}"
-        self.record.finish("failed", 0.0, detail, [])
-        return Evaluation(0.0, detail, [])
+        return self._charged_to_agent(str(exc), str(exc.fault), "the environment was broken from inside: "
+                                                               f"{exc.fault}")
 
-    def _fault(self, exc: BaseException) -> None:
-        """An infrastructure fault: retry on a fresh environment if attempts are left, else end
-        the task as an error (raised, so pytest reports an error, not a failure)."""
-        detail = f"{type(exc).__name__}: {exc}"
+    def _failed_after_acting(self, ctx: TaskContext, exc: BaseException) -> Evaluation:
+        """A failure after the agent's first action that the host shows no outside cause for."""
+        fault = f"{type(exc).__name__}: {exc}"
+        if ctx.env.witness is None:
+            evidence = "the environment has no witness to show an outside cause"
+        else:
+            evidence = ("its engine shows the container not killed, stopped or paused from outside, and the host "
+                        "was not short of memory or disk")
+        if not self.record.result.stop_reason:
+            self.record.stopped(f"the environment failed during the episode: {fault}")
+        return self._charged_to_agent(f"the environment failed after the agent's first action: {fault}", fault,
+                                      evidence)
+
+    def _charged_to_agent(self, detail: str, fault: str, evidence: str) -> Evaluation:
+        self.record.flag(Flag("agent_broke_environment", fault))
+        message = f"score 0: {detail}"
+        self.record.finish("failed", 0.0, message, [], Charge("agent", detail, (evidence,)))
+        return Evaluation(0.0, message, [])
+
+    def _outside_cause(self, ctx: TaskContext) -> str | None:
+        """What failed the environment from outside since the attempt's first action (or since
+        the environment started, before it), as its witness shows it."""
+        witness = ctx.env.witness
+        if witness is None:
+            return None
+        try:
+            return witness.outside_cause(self._acted or 0.0)
+        except EnvironmentFault as exc:
+            return f"its engine could not be asked ({exc})"
+
+    def _fault(self, exc: BaseException, outside: str | None = None) -> None:
+        """A fault charged to the environment: retry on a fresh environment if attempts are left,
+        else end the task as an error (raised, so pytest reports an error, not a failure)."""
+        detail = f"{type(exc).__name__}: {exc}" + (f" (outside cause: {outside})" if outside else "")
         self._release()
         if self._attempts_left <= 0:
-            self.record.finish("error", None, detail)
+            when = "after the agent's first action, with an outside cause" if self._acted else "before the agent acted"
+            self.record.finish("error", None, detail,
+                               charge=Charge("environment", detail, (when,) + ((outside,) if outside else ())))
             raise exc
         self._attempts_left -= 1
         log.warning("%s: %s; retrying on a fresh environment (%d more allowed)", self.task.key, detail,

@@ -29,7 +29,9 @@ from pytest_spider2v.run.agent import RecordedOutcome
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.results import (
     Attempt,
+    Charge,
     Flag,
+    IntegrityCheck,
     LiveView,
     MetricResult,
     ObservationFiles,
@@ -243,12 +245,20 @@ class TaskRecord:
         result.initial_observation = ObservationFiles()
         result.stop_reason = ""
         result.answer = None
+        result.integrity = None
         result.timings = TaskTimings(started=result.timings.started)
         self.save()
 
+    def checked_integrity(self, check: IntegrityCheck) -> None:
+        """What the tamper checks of the evaluation found, or why there were none."""
+        self.result.integrity = check
+        self.save()
+
     def finish(self, status: str, score: float | None, detail: str,
-               evaluation: list[MetricResult] | None = None) -> None:
+               evaluation: list[MetricResult] | None = None, charge: Charge | None = None) -> None:
+        """End the task; ``charge`` says whom an outcome other than a pass is charged to."""
         self.result.status, self.result.score, self.result.detail = status, score, detail
+        self.result.charge = charge
         if evaluation is not None:
             self.result.evaluation = evaluation
         timings = self.result.timings

@@ -261,13 +261,68 @@ class Attempt:
                    phase_timings(obj(data, "timings")), Video.from_json(video) if video else None)
 
 
+#: Whom an unsuccessful outcome is charged to.
+Party = Literal["agent", "environment", "harness"]
+PARTIES: tuple[Party, ...] = get_args(Party)
+
+
+@dataclass(frozen=True)
+class Charge:
+    """Whom an outcome that is not a pass is charged to, for what, and on what evidence.
+
+    The agent is charged with every score below 1, and with a failure of its environment from its
+    first action on unless the host shows an outside cause; the environment with a failure before
+    the first action, or one with an outside cause (the container killed, stopped or paused from
+    outside, the node lost, the host short of memory or disk); the harness with its own exceptions
+    and with a run stopped before the task ended.
+    """
+
+    party: Party
+    cause: str
+    evidence: tuple[str, ...] = ()
+
+    def to_json(self) -> JsonObject:
+        return {"party": self.party, "cause": self.cause, "evidence": list(self.evidence)}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> Charge | None:
+        party = text(data, "party")
+        if party not in PARTIES:
+            return None
+        return cls(party, text(data, "cause"), tuple(texts(data, "evidence")))
+
+
+@dataclass(frozen=True)
+class IntegrityCheck:
+    """What the tamper checks of the evaluation found (``run/integrity.py``), or why there were none."""
+
+    checked: bool
+    findings: tuple[str, ...] = ()  #: each a path or port, and why
+    left_running: tuple[str, ...] = ()  #: the commands of the processes the agent left running
+    seconds: float = 0.0  #: what the checks cost
+    reason: str = ""  #: why there were none
+
+    def to_json(self) -> JsonObject:
+        if not self.checked:
+            return {"checked": False, "reason": self.reason}
+        return {"checked": True, "findings": list(self.findings), "left_running": list(self.left_running),
+                "seconds": self.seconds}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> IntegrityCheck:
+        return cls(flag(data, "checked", False), tuple(texts(data, "findings")), tuple(texts(data, "left_running")),
+                   number(data, "seconds") or 0.0, text(data, "reason"))
+
+
 @dataclass(frozen=True)
 class Flag:
     """What a reader of a task's score should know besides it: the task is on the errata list, or
-    its agent broke its environment (and scored 0 for it)."""
+    its agent broke its environment or tampered with what the evaluation takes as given (and
+    scored 0 for it)."""
 
-    kind: str  #: "errata", "agent_broke_environment" or "emulator"
-    #: an erratum's kind and summary; the fault the agent's action caused; the emulators and waived steps
+    kind: str  #: "errata", "agent_broke_environment", "tampered" or "emulator"
+    #: an erratum's kind and summary; the fault the agent's action caused; what it tampered with;
+    #: the emulators and waived steps
     reason: str
 
     def to_json(self) -> JsonObject:
@@ -332,6 +387,10 @@ class TaskResult:
     flags: list[Flag] = field(default_factory=list)  #: what a reader of the score should know
     #: the cluster node its environment ran on (``--provider swarm``); "" on this machine
     node: str = ""
+    #: whom an outcome other than a pass is charged to; None for a pass, a skip, a running task
+    charge: Charge | None = None
+    #: the tamper checks of its evaluation; None before the evaluation
+    integrity: IntegrityCheck | None = None
 
     @classmethod
     def of_task(cls, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskResult:
@@ -364,6 +423,8 @@ class TaskResult:
             "replay_of": self.replay_of.to_json() if self.replay_of else {},
             **({"flags": [f.to_json() for f in self.flags]} if self.flags else {}),
             **({"node": self.node} if self.node else {}),
+            **({"charged_to": self.charge.to_json()} if self.charge else {}),
+            **({"integrity": self.integrity.to_json()} if self.integrity else {}),
         }
 
     @classmethod
@@ -389,4 +450,6 @@ class TaskResult:
             replay_of=RecordedOutcome.from_json(replay_of) if replay_of else None,
             flags=[Flag.from_json(f) for f in objects(data, "flags")],
             node=text(data, "node"),
+            charge=Charge.from_json(obj(data, "charged_to")) if obj(data, "charged_to") else None,
+            integrity=IntegrityCheck.from_json(obj(data, "integrity")) if obj(data, "integrity") else None,
         )

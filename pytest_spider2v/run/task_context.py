@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.run.integrity import Integrity
 from pytest_spider2v.tasks.model import Task
 
 
@@ -24,6 +25,8 @@ class TaskContext:
     waived: list[str] = field(default_factory=list)
     #: actions taken in the episode, for getters and the FAIL rule
     history: list[Any] = field(default_factory=list)
+    #: the tamper checks of the evaluation, while it runs sealed (:mod:`.sealed`); None otherwise
+    integrity: Integrity | None = None
 
     def host_path(self, relative: str) -> Path:
         """A host file named by the task (task folder, or the Spider2-V root)."""

@@ -4,8 +4,8 @@ records, an environment that answers what a test scripts, and a provider that ha
 A test states only what it is about (the evaluator it needs, the variant, what the guest
 replies) and takes the rest from here, so a change of the task schema, of ``Task``, of
 ``TaskContext``, of how a record starts or of the :class:`Environment` contract is made in this
-one file. :class:`FakeEnvironment` and :class:`FakeProvider` subclass the protocols they stand in
-for, so mypy names a method a contract gains and they lack.
+one file. :class:`FakeEnvironment`, :class:`FakeWitness` and :class:`FakeProvider` subclass the
+protocols they stand in for, so mypy names a method a contract gains and they lack.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
 from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.environments.witness import Change, ChangeKind, FileState, Listener, Process, Witness
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import PROJECT_FILE, SOLUTION_FILE, VERBOSE_FILE, Task, TaskSpec
@@ -159,6 +160,7 @@ class FakeEnvironment(Environment):
     screen: bytes | None = None
     tree: str | None = None
     calls: list[Call] = field(default_factory=list)
+    witness: Witness | None = None
 
     def calls_to(self, method: str) -> list[Call]:
         """The calls of ``method``, in order."""
@@ -252,6 +254,61 @@ class FakeEnvironment(Environment):
     def download(self, guest_path: str) -> bytes | None:
         self.calls.append(Call("download", (guest_path,)))
         return self.files.get(guest_path)
+
+
+@dataclass(eq=False)
+class FakeWitness(Witness):
+    """An environment seen from a scripted engine: its writable ``layer`` (path -> change), the
+    sockets ``listening`` on its ports, its process ``table``, its ``files`` (what :meth:`read`
+    and :meth:`write` reach), the ``outside`` cause it shows; ``on_run`` answers commands (each
+    recorded in ``runs``), else they succeed. :meth:`touch` writes a file as a process inside
+    would: the layer gets a new state for it, with a later change time."""
+
+    ports: tuple[int, ...] = (5000,)
+    layer: dict[str, Change] = field(default_factory=dict)
+    listening: dict[int, list[Listener]] = field(default_factory=lambda: {5000: [Listener(5000, 1, 1000, 8, "/usr/bin/python3")]})
+    table: list[Process] = field(default_factory=list)
+    files: dict[str, bytes] = field(default_factory=dict)
+    outside: str | None = None
+    on_run: Callable[[list[str]], ExecResult] | None = None
+    runs: list[list[str]] = field(default_factory=list)
+    clock: int = 0
+
+    def touch(self, path: str, data: bytes | None = None, kind: ChangeKind = "added", mode: int = 0o100644) -> None:
+        """A process inside writes ``path`` (``kind``: as the layer will call it)."""
+        self.clock += 1
+        self.layer[path] = Change(path, kind, FileState(mode, len(data or b""), self.clock, self.clock, 1000 + self.clock))
+        if data is not None:
+            self.files[path] = data
+
+    def changes(self) -> list[Change]:
+        return sorted(self.layer.values(), key=lambda change: change.path)
+
+    def states(self, paths: Any) -> dict[str, FileState]:
+        return {path: change.state for path in paths
+                if (change := self.layer.get(path)) is not None and change.state is not None}
+
+    def processes(self) -> list[Process]:
+        return list(self.table)
+
+    def listeners(self, ports: Any) -> dict[int, list[Listener]]:
+        return {port: list(found) for port, found in self.listening.items() if port in ports and found}
+
+    def run(self, argv: Any, *, env: Any, workdir: str, timeout: float, as_root: bool = False) -> ExecResult:
+        self.runs.append(list(argv))
+        return self.on_run(list(argv)) if self.on_run is not None else ExecResult(0, "", "")
+
+    def start(self, argv: Any, *, env: Any, workdir: str) -> None:
+        self.runs.append(list(argv))
+
+    def read(self, path: str) -> bytes | None:
+        return self.files.get(path)
+
+    def write(self, path: str, data: bytes) -> None:
+        self.touch(path, data)
+
+    def outside_cause(self, since: float) -> str | None:
+        return self.outside
 
 
 @dataclass(eq=False)

@@ -16,6 +16,7 @@ from docker.errors import DockerException
 from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
+from pytest_spider2v.providers.docker.witness import EngineWitness
 
 #: A guest server that is gone refuses or drops the connection; a slow one times out, which says
 #: nothing about who is to blame (a busy host), so a timeout is never "broken from inside".
@@ -32,6 +33,7 @@ class DockerEnvironment(HttpEnvironment):
 
     host: str = field(default="127.0.0.1", kw_only=True)
     guard: LimitGuard = field(kw_only=True)
+    witness: EngineWitness | None = field(default=None, kw_only=True)
     #: how long a container whose guest stopped answering may take to be reported stopped, when
     #: it was stopped from outside (Docker reports the exit a moment after the connections drop)
     stop_settle: float = field(default=3.0, kw_only=True)
@@ -41,6 +43,9 @@ class DockerEnvironment(HttpEnvironment):
             return f"{scheme}://{self.host}:{self.ports[guest_port]}"
         except KeyError:
             raise EnvironmentFault(f"{self.name}: guest port {guest_port} is not published") from None
+
+    def agent_starts(self) -> None:
+        self.guard.mark()
 
     def _request(self, method: str, path: str, *, timeout: float | None = None, **kw: Any) -> httpx.Response:
         # Checked before, too: after a fork bomb the guest may hang rather than fail.

@@ -32,12 +32,25 @@ def breach_message(limits: Limits, hits: LimitHits, *, oom_killed: bool = False)
 
 
 class LimitGuard:
-    """Watches one container's limits; every hit since the container started counts."""
+    """Watches one container's limits. Every hit since the container started counts, until
+    :meth:`mark` (the agent's first action): from then on only the hits since, so a limit the
+    setup reached is never charged to the agent."""
 
     def __init__(self, container: Container, limits: Limits) -> None:
         self.container = container
         self.limits = limits
         self.cgroups = ContainerCgroups.of_process(container.attrs["State"]["Pid"], str(container.id))
+        self._since = LimitHits()
+        self._oom_killed_before = False
+
+    def mark(self) -> None:
+        """Count only the hits from now on."""
+        self._since = self.cgroups.read()
+        try:
+            self.container.reload()
+            self._oom_killed_before = bool(self.container.attrs["State"].get("OOMKilled"))
+        except DockerException:
+            pass
 
     def breach(self, *, inspect: bool = False) -> str | None:
         """The limit hit, if any; ``inspect`` also asks Docker (slower: for when a request failed)."""
@@ -45,7 +58,9 @@ class LimitGuard:
         if inspect:
             try:
                 self.container.reload()
-                oom_killed = bool(self.container.attrs["State"].get("OOMKilled"))
+                oom_killed = bool(self.container.attrs["State"].get("OOMKilled")) and not self._oom_killed_before
             except DockerException:
                 pass  # a removed container: the counters have the last word
-        return breach_message(self.limits, self.cgroups.read(), oom_killed=oom_killed)
+        now = self.cgroups.read()
+        hits = LimitHits(now.oom_kills - self._since.oom_kills, now.refused_forks - self._since.refused_forks)
+        return breach_message(self.limits, hits, oom_killed=oom_killed)

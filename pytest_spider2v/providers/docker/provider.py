@@ -31,10 +31,11 @@ from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.limits import Limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
-from pytest_spider2v.environments.snapshots import Snapshot
+from pytest_spider2v.environments.snapshots import GUEST_SERVER_PORT, Snapshot
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
 from pytest_spider2v.providers.docker.network import container_address, create_isolated, remove_isolated
+from pytest_spider2v.providers.docker.witness import EngineWitness
 from pytest_spider2v.threads import start_background
 
 LABEL = "pytest-spider2v"
@@ -42,7 +43,6 @@ OWNER_LABEL = f"{LABEL}.owner"
 WORKER_LABEL = f"{LABEL}.worker"
 PROVIDER_LABEL = f"{LABEL}.provider"
 SNAPSHOT_LABEL = f"{LABEL}.snapshot"
-GUEST_SERVER_PORT = 5000
 HOSTNAME = "desktop"
 #: How often a stopped run's controller looks whether its workers have released their containers.
 RUN_RELEASE_POLL = 0.5
@@ -111,6 +111,8 @@ class DockerProvider:
             self.client = client or docker.from_env(timeout=120)
             self.client.ping()
             self.host_cpus = int(self.client.info()["NCPU"])
+            # commands through the engine may run for minutes in silence: the witness keeps its own deadline
+            self.exec_api = client.api if client is not None else docker.from_env(timeout=None).api  # type: ignore[arg-type]
         except DockerException as exc:
             raise EnvironmentFault(f"docker provider: cannot reach the Docker daemon: {exc}") from exc
         self.network: Network | None = None
@@ -234,6 +236,11 @@ class DockerProvider:
         return DockerEnvironment(str(container.name), f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
                                  display=spec.display, host=host, guard=guard)
 
+    def _witness(self, container: Container, spec: Snapshot) -> EngineWitness:
+        """The container seen from its engine; made before any agent acts in it."""
+        user = str(container.attrs["Config"].get("User") or "root").split(":")[0]
+        return EngineWitness(container, self.exec_api, user=user, ports=spec.ports)
+
     def _guest_ports(self, container: Container, spec: Snapshot, timeout: float = 10.0) -> tuple[str, dict[int, int]]:
         """Where the host reaches the guest ports: the host ports Docker published on 127.0.0.1,
         or the container's address on the isolated network. Polled: both appear only once the
@@ -261,6 +268,7 @@ class DockerProvider:
         env = self._environment(container, spec)
         try:
             self._wait_ready(env, container)
+            env.witness = self._witness(container, spec)
         except EnvironmentFault as exc:
             logs = self._logs(container)
             self.release(env)

@@ -42,9 +42,8 @@ from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.limits import Limits, parse_memory
 from pytest_spider2v.environments.locations import GUEST_GATE, RECIPES_DIR
 from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
-from pytest_spider2v.environments.snapshots import Snapshot
+from pytest_spider2v.environments.snapshots import GUEST_SERVER_PORT, Snapshot
 from pytest_spider2v.providers.docker.provider import (
-    GUEST_SERVER_PORT,
     HOSTNAME,
     LABEL,
     OWNER_LABEL,

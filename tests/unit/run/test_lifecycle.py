@@ -1,5 +1,7 @@
-"""TaskRun's retry rule: infrastructure faults start the task over, scores and agent faults never do;
-an environment the agent's action broke from inside is the agent's failure, scored 0.
+"""TaskRun's charges and retry rule: a fault before the agent's first action, or one the engine
+shows an outside cause for, is the environment's and starts the task over; a score, an environment
+the agent's action broke from inside, and a fault after its first action with no outside cause
+are the agent's, scored 0 and never retried; the harness's own exceptions are the harness's.
 
 The environments here are stand-ins (the end-to-end test kills a real container); what is under
 test is which endings are retried and what the record keeps.
@@ -25,6 +27,7 @@ from tests.support.factories import (
     Command,
     FakeEnvironment,
     FakeProvider,
+    FakeWitness,
     constant_evaluator,
     make_task,
     start_record,
@@ -38,28 +41,33 @@ def task(expected: str = "x", config: list | None = None) -> Task:
                                    evaluator=constant_evaluator(expected=expected)))
 
 
-def guest(broken: bool, setup_works: bool = False) -> FakeEnvironment:
-    """A guest whose actions fail while it is ``broken`` (its server is gone) and whose setup
-    commands fail (a full disk) unless ``setup_works``."""
+KILLED = "env-1 was sent signal 9 by its engine (docker kill, stop or rm) at 12:00:00"
+
+
+def guest(broken: bool, setup_works: bool = False, outside: str | None = KILLED) -> FakeEnvironment:
+    """A guest whose actions fail while it is ``broken`` (its server is gone), the engine showing
+    ``outside`` as the cause, and whose setup commands fail (a full disk) unless ``setup_works``."""
 
     def execute(command: Command) -> ExecResult:
         if command[:2] == ["python3", "-c"]:  # an action: run_python runs it so
             if broken:
                 raise EnvironmentFault("POST /execute failed: connection refused")
             return ExecResult(0, "", "")
-        if setup_works:
-            return ExecResult(0, "", "")
+        if command[:2] == ["env", "-0"] or setup_works:  # the baseline asks the guest for its environment
+            return ExecResult(0, "HOME=/home/user\0", "")
         raise OSError("no space left on device")
 
-    return FakeEnvironment(screen=b"png", on_execute=execute)
+    return FakeEnvironment(screen=b"png", on_execute=execute, witness=FakeWitness(outside=outside if broken else None))
 
 
-def fake_provider(broken: int = 0, failing_setups: int | None = None) -> FakeProvider:
-    """Hands out environments; the first ``broken`` of them fail when used, and the first
-    ``failing_setups`` fail their setup's command (a service that did not come up; default: all)."""
+def fake_provider(broken: int = 0, failing_setups: int | None = None, outside: str | None = KILLED) -> FakeProvider:
+    """Hands out environments; the first ``broken`` of them fail when used (with ``outside`` as the
+    cause the engine shows), and the first ``failing_setups`` fail their setup's command (a service
+    that did not come up; default: all)."""
 
     def make(n: int) -> FakeEnvironment:
-        return guest(broken=n < broken, setup_works=failing_setups is not None and n >= failing_setups)
+        return guest(broken=n < broken, setup_works=failing_setups is not None and n >= failing_setups,
+                     outside=outside)
 
     return FakeProvider(make)
 
@@ -93,7 +101,7 @@ def make_run(tmp_path: Path, provider: FakeProvider, agent: OneActionAgent, retr
     return TaskRun(the_task, record, "fake", lambda: agent, lambda: provider, settings)
 
 
-def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) -> None:
+def test_a_fault_the_engine_shows_an_outside_cause_for_is_retried_on_a_fresh_environment(tmp_path: Path) -> None:
     provider, agent = fake_provider(broken=1), OneActionAgent()
     run = make_run(tmp_path, provider, agent, retries=2)
     assert run.outcome().score == 1.0
@@ -102,24 +110,72 @@ def test_an_environment_fault_is_retried_on_a_fresh_environment(tmp_path: Path) 
     assert agent.resets == 2
     result = run.record.result
     assert result.status == "passed" and [a.number for a in result.attempts] == [1]
-    assert "POST /execute failed" in result.attempts[0].detail
+    assert "POST /execute failed" in result.attempts[0].detail and KILLED in result.attempts[0].detail
+    assert result.charge is None  # a pass is charged to no one
 
 
-def test_faults_beyond_the_retries_end_the_task_as_an_error(tmp_path: Path) -> None:
+def test_faults_beyond_the_retries_end_the_task_as_an_error_charged_to_the_environment(tmp_path: Path) -> None:
     provider = fake_provider(broken=3)
     run = make_run(tmp_path, provider, OneActionAgent(), retries=1)
     with pytest.raises(EnvironmentFault):
         run.outcome()
     assert len(provider.acquired) == 2 and provider.released == provider.acquired
-    assert run.record.result.status == "error" and len(run.record.result.attempts) == 1
+    result = run.record.result
+    assert result.status == "error" and len(result.attempts) == 1
+    assert result.charge is not None and result.charge.party == "environment"
+    assert KILLED in result.charge.evidence
 
 
-def test_a_score_of_0_is_a_result_and_is_never_retried(tmp_path: Path) -> None:
+def test_a_fault_after_the_first_action_without_an_outside_cause_is_the_agents_0_never_retried(
+        tmp_path: Path) -> None:
+    """The agent made its output unreadable, or killed the display: its environment fails after it
+    acted, and its engine shows nothing done to it from outside."""
+    provider = fake_provider(broken=3, outside=None)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=2)
+    evaluation = run.outcome()
+    run.close()
+    result = run.record.result
+    assert evaluation.score == 0.0 and (result.status, result.score, result.attempts) == ("failed", 0.0, [])
+    assert len(provider.acquired) == 1
+    assert result.charge is not None and result.charge.party == "agent"
+    assert "POST /execute failed" in result.charge.cause
+    assert "not killed, stopped or paused from outside" in result.charge.evidence[0]
+
+
+def test_without_a_witness_a_fault_after_the_first_action_is_the_agents_by_the_rule(tmp_path: Path) -> None:
+    def make(n: int) -> FakeEnvironment:
+        env = guest(broken=True)
+        env.witness = None
+        return env
+
+    provider = FakeProvider(make)
+    run = make_run(tmp_path, provider, OneActionAgent(), retries=2)
+    assert run.outcome().score == 0.0
+    charge = run.record.result.charge
+    assert charge is not None and charge.party == "agent" and "no witness" in charge.evidence[0]
+    assert run.record.result.integrity is None  # it never reached the evaluation
+
+
+def test_a_harness_exception_is_an_error_charged_to_the_harness(tmp_path: Path) -> None:
+    class Crashing(OneActionAgent):
+        def act(self, instruction: str, observation: Observation) -> Turn:
+            raise ZeroDivisionError("a bug of the harness's agent code")
+
+    run = make_run(tmp_path, fake_provider(failing_setups=0), Crashing(), retries=2)
+    with pytest.raises(ZeroDivisionError):
+        run.outcome()
+    charge = run.record.result.charge
+    assert run.record.result.status == "error" and charge is not None and charge.party == "harness"
+
+
+def test_a_score_of_0_is_a_result_charged_to_the_agent_and_never_retried(tmp_path: Path) -> None:
     provider = fake_provider()
     run = make_run(tmp_path, provider, OneActionAgent(), retries=3, the_task=task(expected="y"))
     assert run.outcome().score == 0.0
     assert len(provider.acquired) == 1 and run.record.result.attempts == []
     assert run.record.result.status == "failed"
+    charge = run.record.result.charge
+    assert charge is not None and (charge.party, charge.cause) == ("agent", "scored 0")
 
 
 def test_an_agent_that_breaks_its_environment_scores_0_and_is_never_retried(tmp_path: Path) -> None:
@@ -143,6 +199,7 @@ def test_an_agent_that_breaks_its_environment_scores_0_and_is_never_retried(tmp_
     (step,) = result.steps
     assert step.info["status"] == "error" and "memory limit of 2g" in str(step.info["message"])
     assert result.stop_reason == "the agent's action broke its environment (step 1)"
+    assert result.charge is not None and result.charge.party == "agent"
 
 
 def test_the_same_fault_in_a_setup_step_stays_an_error_and_is_retried(tmp_path: Path) -> None:
@@ -167,6 +224,8 @@ def test_a_failing_setup_step_is_retried_then_reported(tmp_path: Path) -> None:
     with pytest.raises(taskrun.SetupFailed, match="setup failed"):
         run.context()
     assert len(provider.acquired) == 2 and run.record.result.status == "error"
+    charge = run.record.result.charge
+    assert charge is not None and charge.party == "environment" and charge.evidence[0] == "before the agent acted"
 
 
 SETUP = [{"type": "execute", "parameters": {"command": ["spider2v-service", "start", "airflow"]}}]
@@ -236,6 +295,7 @@ def test_a_stopped_run_records_its_unfinished_task_as_interrupted(tmp_path: Path
     result = run.record.result
     assert (result.status, result.score) == ("interrupted", None)
     assert result.detail == "the run was stopped (SIGTERM) before this task ended"
+    assert result.charge is not None and result.charge.party == "harness"
     assert len(provider.acquired) == 1 and provider.released == provider.acquired  # not retried, released
 
 
