@@ -1,11 +1,12 @@
-"""Resource limits of an environment: memory, CPUs and processes.
+"""Resource limits of an environment: memory, CPUs, processes and disk.
 
-Agent code is arbitrary Python run inside the container, so without limits one memory hog or
-fork bomb takes down the host and every parallel worker with it. Each snapshot's limits are
-declared in ``snapshots.yaml`` (a top-level ``limits:`` for every snapshot, an entry's own
-``limits:`` over it, field by field), because what the apps need differs per family; a run's
-options (``--env-memory``, ``--env-cpus``, ``--env-pids``) override them, again field by field.
-A value of 0 lifts that limit.
+Agent code is arbitrary Python run inside the container, so without limits one memory hog, fork
+bomb or file of zeros takes down the host and every parallel worker with it. Each snapshot's
+limits are declared in ``snapshots.yaml`` (a top-level ``limits:`` for every snapshot, an entry's
+own ``limits:`` over it, field by field), because what the apps need differs per family; a run's
+options (``--env-memory``, ``--env-cpus``, ``--env-pids``, ``--env-disk``) override them, again
+field by field. A value of 0 lifts that limit. Disk is the size of the container's writable layer
+(what it wrote, over its image).
 """
 
 from __future__ import annotations
@@ -53,15 +54,17 @@ class Limits:
     memory: int | None = None  # bytes
     cpus: float | None = None
     pids: int | None = None
+    disk: int | None = None  # bytes of the writable layer
 
     @classmethod
     def from_options(cls, memory: str | int | None = None, cpus: float | str | None = None,
-                     pids: int | str | None = None) -> Limits:
+                     pids: int | str | None = None, disk: str | int | None = None) -> Limits:
         """Checked limits from option values (strings from YAML or the command line, or numbers)."""
         limits = cls(
             memory=None if memory is None else parse_memory(memory),
             cpus=None if cpus is None else float(cpus),
             pids=None if pids is None else int(pids),
+            disk=None if disk is None else parse_memory(disk),
         )
         if limits.cpus is not None and limits.cpus < 0:
             raise ValueError(f"cpus {cpus!r}: must be a positive number of CPUs (0 for no limit)")
@@ -76,9 +79,9 @@ class Limits:
             raise ValueError(f"{where}: must be a mapping of memory, cpus and pids, got {data!r}")
         unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
-            raise ValueError(f"{where}: unknown limits {sorted(unknown)} (known: memory, cpus, pids)")
+            raise ValueError(f"{where}: unknown limits {sorted(unknown)} (known: memory, cpus, pids, disk)")
         try:
-            return cls.from_options(data.get("memory"), data.get("cpus"), data.get("pids"))
+            return cls.from_options(data.get("memory"), data.get("cpus"), data.get("pids"), data.get("disk"))
         except ValueError as exc:
             raise ValueError(f"{where}: {exc}") from None
 
@@ -88,6 +91,7 @@ class Limits:
             memory=base.memory if self.memory is None else self.memory,
             cpus=base.cpus if self.cpus is None else self.cpus,
             pids=base.pids if self.pids is None else self.pids,
+            disk=base.disk if self.disk is None else self.disk,
         )
 
 

@@ -90,15 +90,16 @@ def left_after(owned: Callable[[], list[Resource]], wait: float, poll: float) ->
 
 class SnapshotTable:
     """``snapshots.yaml`` as a provider reads it: each snapshot's image and ports, and the limits
-    its environments run under, the run's ``memory``, ``cpus`` and ``pids`` options (0 lifting a
-    limit) over the table's. Every provider places environments by these same values."""
+    its environments run under, the run's ``memory``, ``cpus``, ``pids`` and ``disk`` options (0
+    lifting a limit) over the table's. Every provider places environments by these same values."""
 
     def __init__(self, environments_dir: Path, provider: str, *, memory: str | int | None = None,
-                 cpus: float | str | None = None, pids: int | str | None = None) -> None:
+                 cpus: float | str | None = None, pids: int | str | None = None,
+                 disk: str | int | None = None) -> None:
         self.provider = provider
         self.snapshots = load_snapshots(environments_dir)
         self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
-        self.overrides = Limits.from_options(memory, cpus, pids)
+        self.overrides = Limits.from_options(memory, cpus, pids, disk)
 
     def __getitem__(self, name: str) -> Snapshot:
         try:

@@ -66,6 +66,9 @@ def add_options(parser: pytest.Parser) -> None:
                     help="CPUs each environment may use, e.g. 1.5; 0 for no limit (default: per snapshot)")
     group.addoption("--env-pids", dest="spider2v_env_pids", type=int, metavar="N",
                     help="processes each environment may run; 0 for no limit (default: per snapshot)")
+    group.addoption("--env-disk", dest="spider2v_env_disk", type=parse_memory, metavar="SIZE",
+                    help="what each environment may write over its image, e.g. 4g; 0 for no limit "
+                         "(default: per snapshot, in snapshots.yaml)")
     group.addoption("--isolate-network", dest="spider2v_isolate_network", action="store_true",
                     help="cut environments off from every network; only the harness reaches their guest ports")
 
@@ -113,7 +116,7 @@ def provider_options(config: pytest.Config) -> dict[str, Any]:
     """The environment limits and isolation given on the command line, and only those (a provider
     that knows none of them, a third-party one, still works for runs that set none), then what
     the provider's own flags add through the hook (the ``swarm`` provider's manager)."""
-    given = {key: config.getoption(f"spider2v_env_{key}") for key in ("memory", "cpus", "pids")}
+    given = {key: config.getoption(f"spider2v_env_{key}") for key in ("memory", "cpus", "pids", "disk")}
     options: dict[str, Any] = {key: value for key, value in given.items() if value is not None}
     if config.getoption("spider2v_isolate_network"):
         options["isolate_network"] = True

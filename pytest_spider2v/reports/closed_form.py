@@ -2,8 +2,8 @@
 
 A closed-form question is a task whose facets name its answers (``answer_names``); the verdict on
 each sub-answer comes from its record's evaluation (the ``closed_form`` metric's parts). Over the
-questions that ended with a score (errors and skips are listed apart, as in the rest of the
-summary), the paper's three figures, overall, per concept and per level:
+questions attempted (an error counts, wrong on every sub-answer, as the success rate counts it as
+0; skips are listed apart), the paper's three figures, overall, per concept and per level:
 
 * accuracy by question: the share of questions with every sub-answer right;
 * proportional by sub-question: each question weighs 1, split evenly among its sub-answers;
@@ -74,10 +74,10 @@ def _names(facet: JsonValue) -> list[str]:
     return [str(name) for name in facet] if isinstance(facet, (list, tuple)) else []
 
 
-def closed_form_summary(scored: list[TaskSummary]) -> ClosedFormSummary | None:
-    """The figures over the closed-form questions among ``scored`` tasks, or None when there are
-    none (a Spider2-V run's summary stays as it was)."""
-    questions = [task for task in scored if answer_names(task)]
+def closed_form_summary(attempted: list[TaskSummary]) -> ClosedFormSummary | None:
+    """The figures over the closed-form questions among the ``attempted`` tasks, or None when
+    there are none (a Spider2-V run's summary stays as it was)."""
+    questions = [task for task in attempted if answer_names(task)]
     if not questions:
         return None
     by_concept: dict[str, list[TaskSummary]] = {}

@@ -1,7 +1,8 @@
 """The run at a glance, at the top of the HTML report: the summary the terminal prints (the
 paper's tables: success rate overall and by app, category, difficulty, interface and variant,
-with the denominators behind it (collected, runnable, scored, errors, skipped, on the errata
-list, the rate without those) and tokens, cost and wall time per group), each grouping beside a
+over every task attempted (an error counted as 0), with the denominators behind it (collected,
+runnable, scored, errors, skipped, on the errata list), the rate over the tasks that completed and
+the rate without those on the errata list and tokens, cost and wall time per group), each grouping beside a
 bar chart of its success rates; the closed-form accuracies of a run with DABench questions; and,
 for a replay, the tasks whose outcome changed.
 
@@ -14,7 +15,14 @@ from __future__ import annotations
 from html import escape
 
 from pytest_spider2v.reports.closed_form import ACCURACY_LABELS, Accuracies, ClosedFormSummary
-from pytest_spider2v.reports.summary import GroupFigures, ReplayComparison, RunSummary, spending, wall_time
+from pytest_spider2v.reports.summary import (
+    GroupFigures,
+    ReplayComparison,
+    RunSummary,
+    charged_text,
+    spending,
+    wall_time,
+)
 from pytest_spider2v.reports.task_summary import GROUPINGS
 
 STYLE = """<style>
@@ -56,24 +64,28 @@ def _headline(summary: RunSummary) -> str:
         facts.append(f"cost {spending('cost', overall.cost)}")
     if overall.seconds is not None:
         facts.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
-    errors, skipped = len(summary.errors), len(summary.skipped)
-    apart = f" ({errors} errors and {skipped} skipped, not counted as 0)" if errors or skipped else ""
+    errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
+                                                        if overall.errors else "")
     without = (f"; <b>{_rate(overall.success_rate_without_errata)}</b> without the {overall.flagged} tasks on the "
                "errata list" if overall.flagged else "")
     emulated = (f'<p class="headline"><b>{overall.emulated} tasks ran against emulators</b> (--cloud emulate): '
                 "their scores prove the harness and do not score a model.</p>" if overall.emulated else "")
-    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.scored} scored '
-            f"tasks of {overall.total}{apart}{without} &middot; {escape(' · '.join(facts))}</p>{emulated}")
+    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.runnable} tasks '
+            f"attempted of {overall.total} ({escape(errors)}, as the papers score a failed run; "
+            f"{overall.skipped} skipped, not attempted); {_rate(overall.success_rate_completed)} over the "
+            f"{overall.scored} that completed; {overall.tampered} tampered{without} &middot; "
+            f"{escape(' · '.join(facts))}</p>{emulated}")
 
 
 def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str:
     head = [title, "tasks", "runnable", "scored", "passed", "errors", "skipped", "errata", "success",
-            "success w/o errata", *spent, "wall time"]
+            "success of completed", "success w/o errata", *spent, "wall time"]
     cells = "".join(f'<th{"" if i == 0 else " class=num"}>{escape(h)}</th>' for i, h in enumerate(head))
     rows = []
     for name, f in groups.items():
         values = [str(f.total), str(f.runnable), str(f.scored), str(f.passed), str(f.errors), str(f.skipped),
-                  str(f.flagged), _rate(f.success_rate), _rate(f.success_rate_without_errata),
+                  str(f.flagged), _rate(f.success_rate), _rate(f.success_rate_completed),
+                  _rate(f.success_rate_without_errata),
                   *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
         rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
                     + "</tr>")

@@ -2,11 +2,13 @@
 per group out (:class:`RunSummary`, which ``summary.json`` holds).
 
 Everything here is plain data, so the aggregation is testable without pytest.
-The success rate is the mean score over tasks that finished with a score: errors and skips say
-nothing about the agent, so they are listed separately instead of being counted as 0. Every
-group also sums its tokens, cost and wall time (each task's, from its start to its end). A run
-that replays an earlier one (``replay_of`` in its records) lists the tasks whose outcome changed. A run with
-closed-form questions (InfiAgent-DABench) also gets the paper's accuracies over them
+The success rate counts every task attempted: an error that remains after the retries counts as a
+score of 0, as the papers score a failed run, whoever it is charged to; only skips (tasks that
+could not run here) are left out. Beside it: the rate over the tasks that completed with a score,
+the errors by whom they are charged to, and the tasks that scored 0 for tampering. Every group
+also sums its tokens, cost and wall time (each task's, from its start to its end). A run that
+replays an earlier one (``replay_of`` in its records) lists the tasks whose outcome changed. A run
+with closed-form questions (InfiAgent-DABench) also gets the paper's accuracies over them
 (:mod:`.closed_form`).
 """
 
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytest_spider2v.reports.closed_form import ClosedFormSummary, closed_form_summary, format_closed_form
 from pytest_spider2v.reports.task_summary import GROUPINGS, TaskSummary
@@ -32,45 +34,57 @@ class GroupFigures:
     """The figures of a group of tasks (or of the whole run)."""
 
     total: int  #: collected
-    scored: int
-    success_rate: float | None  #: the mean score over the scored tasks
+    scored: int  #: completed with a score
+    #: the mean score over the tasks attempted, an error counting as 0: the headline
+    success_rate: float | None
     passed: int
-    errors: int
+    errors: int  #: ended without a score (an error, or interrupted), each counted as 0
     skipped: int  #: could not run here (needs, accounts, an agent that cannot work here)
     flagged: int  #: on the errata list
-    #: the mean score over the scored tasks that are not on the errata list, and how many those are
+    #: the success rate over the attempted tasks that are not on the errata list, and how many those are
     success_rate_without_errata: float | None
-    scored_without_errata: int
+    attempted_without_errata: int
     tokens: int | None
     cost: float | None
     seconds: float | None  #: wall time, summed over the tasks
     emulated: int = 0  #: ran against emulators (``--cloud emulate``): scores that prove the harness only
+    #: the mean score over the tasks that completed with a score (errors left out)
+    success_rate_completed: float | None = None
+    #: the errors by whom they are charged to ("environment", "harness"; "agent" for none: its
+    #: failures are scores of 0)
+    errors_charged: dict[str, int] = field(default_factory=dict)
+    tampered: int = 0  #: scored 0 for tampering with what the evaluation takes as given
 
     @classmethod
     def of(cls, tasks: list[TaskSummary]) -> GroupFigures:
         scores = [task.score for task in tasks if task.is_scored and task.score is not None]
-        unflagged = [task.score for task in tasks if task.is_scored and task.score is not None and not task.errata]
+        attempted = [_score(task) for task in tasks if task.attempted]
+        unflagged = [_score(task) for task in tasks if task.attempted and not task.errata]
         skipped = sum(task.status == "skipped" for task in tasks)
         tokens = [task.tokens for task in tasks if task.tokens is not None]
+        errors = [task for task in tasks if task.attempted and not task.is_scored]
         return cls(
             total=len(tasks),
             scored=len(scores),
-            success_rate=_mean(scores),
+            success_rate=_mean(attempted),
             passed=sum(task.status == "passed" for task in tasks),
-            errors=len(tasks) - len(scores) - skipped,
+            errors=len(errors),
             skipped=skipped,
             flagged=sum(bool(task.errata) for task in tasks),
             success_rate_without_errata=_mean(unflagged),
-            scored_without_errata=len(unflagged),
+            attempted_without_errata=len(unflagged),
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
             seconds=_sum([task.seconds for task in tasks], digits=3),
             emulated=sum(task.emulated for task in tasks),
+            success_rate_completed=_mean(scores),
+            errors_charged=dict(sorted(Counter(task.charged_to or "unknown" for task in errors).items())),
+            tampered=sum(task.tampered for task in tasks),
         )
 
     @property
     def runnable(self) -> int:
-        """The tasks that could run here: every collected one but the skipped."""
+        """The tasks that could run here, each attempted: every collected one but the skipped."""
         return self.total - self.skipped
 
     def spent(self, column: str) -> int | float | None:
@@ -80,13 +94,19 @@ class GroupFigures:
     def to_json(self) -> JsonObject:
         data: JsonObject = {
             "total": self.total, "runnable": self.runnable, "scored": self.scored,
-            "success_rate": self.success_rate, "passed": self.passed, "errors": self.errors,
-            "skipped": self.skipped, "flagged": self.flagged,
+            "success_rate": self.success_rate, "success_rate_completed": self.success_rate_completed,
+            "passed": self.passed, "errors": self.errors, "errors_charged": dict(self.errors_charged),
+            "tampered": self.tampered, "skipped": self.skipped, "flagged": self.flagged,
             "success_rate_without_errata": self.success_rate_without_errata, "tokens": self.tokens,
             "cost": self.cost, "seconds": self.seconds}
         if self.emulated:  # only then: a run without account tasks keeps summary.json's layout
             data["emulated"] = self.emulated
         return data
+
+
+def _score(task: TaskSummary) -> float:
+    """A task's score as the success rate counts it: an attempt that ended without one is 0."""
+    return task.score if task.is_scored and task.score is not None else 0.0
 
 
 @dataclass(frozen=True)
@@ -161,7 +181,7 @@ def summarize(entries: Iterable[TaskSummary]) -> RunSummary:
         retried=[task.nodeid for task in tasks if task.retried],
         replay=_replay(replayed) if replayed else None,
         groups=groups,
-        closed_form=closed_form_summary([task for task in tasks if task.is_scored]),
+        closed_form=closed_form_summary([task for task in tasks if task.attempted]),
         tasks=tasks,
     )
 
@@ -190,18 +210,14 @@ def _sum(values: Iterable[float | None], digits: int | None = None) -> float | N
 def format_summary(summary: RunSummary) -> list[str]:
     """The terminal text of a summary, one line per entry."""
     overall = summary.overall
-    n_err, n_skip = len(summary.errors), len(summary.skipped)
-    lines = [
-        f"{overall.total} tasks: success rate {_rate(overall.success_rate)} "
-        f"(mean score over {overall.scored} scored tasks; {n_err} errors and {n_skip} skipped "
-        "are listed separately, not counted as 0)",
-    ]
+    lines = [headline(overall)]
     if overall.emulated:
         lines.append(f"{overall.emulated} tasks ran against emulators (--cloud emulate): their scores prove the harness "
                      "and do not score a model")
     if overall.flagged:
         lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
-                     f"{_rate(overall.success_rate_without_errata)} over {overall.scored_without_errata} scored tasks")
+                     f"{_rate(overall.success_rate_without_errata)} over {overall.attempted_without_errata} tasks "
+                     "attempted")
     extra = [f"passed {overall.passed}"]
     if overall.tokens is not None:
         extra.append(f"tokens {overall.tokens:,}")
@@ -218,12 +234,13 @@ def format_summary(summary: RunSummary) -> list[str]:
         width = max(len(title) + 3, *(len(name) for name in groups))
         lines.append("")
         lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'runnable':>8}  {'scored':>6}  {'passed':>6}  "
-                     f"{'errors':>6}  {'skipped':>7}  {'errata':>6}  {'success':>7}  {'w/o errata':>10}"
-                     + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
+                     f"{'errors':>6}  {'skipped':>7}  {'errata':>6}  {'success':>7}  {'completed':>9}  "
+                     f"{'w/o errata':>10}" + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
         for name, f in groups.items():
             lines.append(
                 f"{name:<{width}}  {f.total:>5}  {f.runnable:>8}  {f.scored:>6}  {f.passed:>6}  {f.errors:>6}  "
-                f"{f.skipped:>7}  {f.flagged:>6}  {_rate(f.success_rate):>7}  {_rate(f.success_rate_without_errata):>10}"
+                f"{f.skipped:>7}  {f.flagged:>6}  {_rate(f.success_rate):>7}  {_rate(f.success_rate_completed):>9}  "
+                f"{_rate(f.success_rate_without_errata):>10}"
                 + "".join(f"  {spending(c, f.spent(c)):>10}" for c in spent) + f"  {wall_time(f.seconds):>8}"
             )
     if summary.closed_form is not None:
@@ -231,8 +248,13 @@ def format_summary(summary: RunSummary) -> list[str]:
     if summary.replay is not None:
         lines += format_replay(summary.replay)
     tasks = {task.nodeid: task for task in summary.tasks}
+    n_err, n_skip = len(summary.errors), len(summary.skipped)
+    tampered = [task for task in summary.tasks if task.tampered]
+    if tampered:
+        lines += ["", f"tampered (scored 0): {len(tampered)}"]
+        lines += [f"  {task.nodeid}  -- {task.detail}" for task in tampered]
     if summary.errors:
-        lines += ["", f"errors (not counted): {n_err}"]
+        lines += ["", f"errors (each counted as 0): {n_err}"]
         lines += [f"  {nodeid}" + (f"  -- {tasks[nodeid].detail}" if tasks[nodeid].detail else "")
                   for nodeid in summary.errors]
     if summary.retried:
@@ -243,9 +265,24 @@ def format_summary(summary: RunSummary) -> list[str]:
     if summary.skipped:
         # skips share a few reasons (no account settings, unavailable step); their first clause groups them
         reasons = Counter(tasks[nodeid].detail.split(";")[0] or "no reason given" for nodeid in summary.skipped)
-        lines += ["", f"skipped (not counted): {n_skip}"]
+        lines += ["", f"skipped (not attempted, not counted): {n_skip}"]
         lines += [f"  {count:>4}  {reason}" for reason, count in reasons.most_common()]
     return lines
+
+
+def headline(overall: GroupFigures) -> str:
+    """The run's figures in one line: the rate over every task attempted first."""
+    errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
+                                                        if overall.errors else "")
+    return (f"{overall.total} tasks: success rate {_rate(overall.success_rate)} over {overall.runnable} attempted "
+            f"({errors}, as the papers score a failed run); {_rate(overall.success_rate_completed)} over the "
+            f"{overall.scored} that completed; {overall.tampered} tampered; {overall.skipped} skipped, not attempted")
+
+
+def charged_text(errors: dict[str, int]) -> str:
+    """``1 charged to the environment, 2 charged to the harness`` (a record from before charges: unrecorded)."""
+    return ", ".join(f"{count} charged to the {party}" if party != "unknown" else f"{count} with no charge recorded"
+                     for party, count in errors.items())
 
 
 def format_replay(replay: ReplayComparison) -> list[str]:

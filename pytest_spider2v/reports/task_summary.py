@@ -73,6 +73,10 @@ class TaskSummary:
     emulated: bool = False
     #: the cluster node its environment ran on; "" on this machine
     node: str = ""
+    #: whom an outcome other than a pass is charged to: "agent", "environment" or "harness"
+    charged_to: str = ""
+    #: it scored 0 for tampering with what its evaluation takes as given
+    tampered: bool = False
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -91,12 +95,18 @@ class TaskSummary:
                       if result.replay_of else None),
             errata=next((flag.reason for flag in result.flags if flag.kind == "errata"), ""),
             emulated=any(flag.kind == "emulator" for flag in result.flags),
-            node=result.node,
+            node=result.node, charged_to=result.charge.party if result.charge else "",
+            tampered=any(flag.kind == "tampered" for flag in result.flags),
         )
 
     @property
     def is_scored(self) -> bool:
         return self.status in ("passed", "failed") and self.score is not None
+
+    @property
+    def attempted(self) -> bool:
+        """It ran (or began to): everything but a skip, an error counted as a score of 0."""
+        return self.status != "skipped"
 
     @property
     def outcome(self) -> str:
@@ -140,6 +150,10 @@ class TaskSummary:
             data["emulated"] = True
         if self.node:
             data["node"] = self.node
+        if self.charged_to:
+            data["charged_to"] = self.charged_to
+        if self.tampered:
+            data["tampered"] = True
         return data
 
     @classmethod
@@ -155,7 +169,8 @@ class TaskSummary:
             retried=texts(data, "retried"), facets=obj(data, "facets"),
             sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
             recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
-            emulated=flag(data, "emulated", False), node=text(data, "node"),
+            emulated=flag(data, "emulated", False), node=text(data, "node"), charged_to=text(data, "charged_to"),
+            tampered=flag(data, "tampered", False),
         )
 
 

@@ -78,7 +78,24 @@ def _execute():
     return jsonify(status=status, output=result.output, error=result.error, returncode=result.returncode)
 
 
+#: ``prctl`` option: whether the process may be traced, dumped, or its files opened by others.
+PR_SET_DUMPABLE = 4
+
+
+def untraceable() -> None:
+    """Keep the agent's processes out of the server's own: they run as the same user, and Linux
+    lets a process trace (and so rewrite), or take the sockets of, a process of its own user only
+    while that process is dumpable. Commands the server starts are dumpable again once they exec,
+    as any program is."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE, 0) failed")
+
+
 def create_app() -> Flask:
+    untraceable()
     app = Flask("spider2v-guest")
 
     @app.get("/health")

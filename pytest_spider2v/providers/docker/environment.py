@@ -47,6 +47,11 @@ class DockerEnvironment(HttpEnvironment):
     def agent_starts(self) -> None:
         self.guard.mark()
 
+    def close(self) -> None:
+        if self.guard.disk is not None:
+            self.guard.disk.stop()
+        super().close()
+
     def _request(self, method: str, path: str, *, timeout: float | None = None, **kw: Any) -> httpx.Response:
         # Checked before, too: after a fork bomb the guest may hang rather than fail.
         self._check_limits()

@@ -15,6 +15,7 @@ from docker.models.containers import Container
 
 from pytest_spider2v.environments.limits import Limits, format_memory
 from pytest_spider2v.providers.docker.cgroups import ContainerCgroups, LimitHits
+from pytest_spider2v.providers.docker.disk import DiskWatch
 
 
 def breach_message(limits: Limits, hits: LimitHits, *, oom_killed: bool = False) -> str | None:
@@ -42,6 +43,7 @@ class LimitGuard:
         self.cgroups = ContainerCgroups.of_process(container.attrs["State"]["Pid"], str(container.id))
         self._since = LimitHits()
         self._oom_killed_before = False
+        self.disk: DiskWatch | None = None  #: set once the container is ready, where a disk limit applies
 
     def mark(self) -> None:
         """Count only the hits from now on."""
@@ -54,6 +56,8 @@ class LimitGuard:
 
     def breach(self, *, inspect: bool = False) -> str | None:
         """The limit hit, if any; ``inspect`` also asks Docker (slower: for when a request failed)."""
+        if self.disk is not None and self.disk.breach is not None:
+            return self.disk.breach
         oom_killed = False
         if inspect:
             try:

@@ -62,3 +62,26 @@ def _opaque(path: str) -> bool:
         return os.getxattr(path, OPAQUE, follow_symlinks=False) == b"y"
     except OSError:
         return False
+
+
+def layer_usage(upper: Path) -> int:
+    """Bytes a writable layer takes on disk (allocated blocks, each inode once)."""
+    seen: set[int] = set()
+    total = 0
+    stack = [str(upper)]
+    while stack:
+        try:
+            entries = list(os.scandir(stack.pop()))
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if info.st_ino not in seen:
+                seen.add(info.st_ino)
+                total += info.st_blocks * 512
+            if stat.S_ISDIR(info.st_mode):
+                stack.append(entry.path)
+    return total

@@ -32,6 +32,7 @@ from pytest_spider2v.environments.limits import Limits
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
 from pytest_spider2v.environments.snapshots import GUEST_SERVER_PORT, Snapshot
+from pytest_spider2v.providers.docker.disk import DiskWatch
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
 from pytest_spider2v.providers.docker.network import container_address, create_isolated, remove_isolated
@@ -80,8 +81,8 @@ class DockerProvider:
     removes it. The spare is never used before
     it is handed out, so it is as pristine as a new one; one that died idle is replaced.
 
-    ``memory`` (``"3g"``, ``"512m"``), ``cpus`` and ``pids`` override the snapshots' limits for
-    every container, 0 lifting a limit; ``isolate_network`` cuts the containers off from every
+    ``memory`` (``"3g"``, ``"512m"``), ``cpus``, ``pids`` and ``disk`` override the snapshots'
+    limits for every container, 0 lifting a limit; ``isolate_network`` cuts the containers off from every
     network but the host's access to their guest ports.
     """
 
@@ -97,6 +98,7 @@ class DockerProvider:
         memory: str | int | None = None,
         cpus: float | str | None = None,
         pids: int | str | None = None,
+        disk: str | int | None = None,
         isolate_network: bool = False,
         client: docker.DockerClient | None = None,
     ) -> None:
@@ -105,7 +107,7 @@ class DockerProvider:
         self.ready_timeout = ready_timeout
         self.shm_size = shm_size
         self.spare = spare
-        self.table = SnapshotTable(environments_dir, "docker", memory=memory, cpus=cpus, pids=pids)
+        self.table = SnapshotTable(environments_dir, "docker", memory=memory, cpus=cpus, pids=pids, disk=disk)
         self.instance = uuid.uuid4().hex[:12]
         try:
             self.client = client or docker.from_env(timeout=120)
@@ -269,6 +271,9 @@ class DockerProvider:
         try:
             self._wait_ready(env, container)
             env.witness = self._witness(container, spec)
+            disk = self.limits_of(spec.name).disk
+            if disk:
+                env.guard.disk = DiskWatch(env.witness, disk)
         except EnvironmentFault as exc:
             logs = self._logs(container)
             self.release(env)

@@ -126,6 +126,11 @@ class EngineWitness:
         """Whether the engine's storage is read on this machine."""
         return self._layers is not None
 
+    @property
+    def layer(self) -> Path | None:
+        """The container's writable layer, where it is on this machine."""
+        return None if self._layers is None else self._layers[0]
+
     def _local_layers(self) -> tuple[Path, list[Path]] | None:
         """The container's upper and lower overlay folders, if they are this machine's."""
         driver = self.container.attrs.get("GraphDriver") or {}

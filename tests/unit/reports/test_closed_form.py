@@ -41,19 +41,19 @@ def run() -> list[TaskSummary]:
         question("qa", ["Summary Statistics"], "easy", {"a": True}, status="passed"),
         question("qb", ["Summary Statistics", "Correlation Analysis"], "hard", {"x": True, "y": False, "z": True}),
         question("qc", ["Correlation Analysis"], "hard", None),  # FAIL: every sub-answer wrong
-        question("qd", ["Outlier Detection"], "medium", None, status="error"),  # not counted
+        question("qd", ["Outlier Detection"], "medium", None, status="error"),  # wrong on every sub-answer
         task_properties({"nodeid": "tasks/calc/t/task.json::t[abstract]", "task_id": "t", "app": "calc",
                          "apps": ["calc"], "status": "passed", "score": 1.0,
                          "evaluation": [{"func": "compare_table", "score": 1.0, "detail": "matched"}]}),
     ]
 
 
-def test_the_three_accuracies_over_the_scored_questions(run: list[TaskSummary]) -> None:
+def test_the_three_accuracies_over_every_question_attempted_an_error_wrong_throughout(run: list[TaskSummary]) -> None:
     figures = summarize(run).closed_form
     assert figures is not None
-    # qa 1/1, qb 2/3, qc 0/2: by question 1/3; proportional (1 + 2/3 + 0) / 3; uniform 3/6
-    assert figures.overall == Accuracies(questions=3, sub_questions=6, by_question=0.3333,
-                                         proportional_by_sub_question=0.5556, uniform_by_sub_question=0.5)
+    # qa 1/1, qb 2/3, qc 0/2, qd (an error) 0/2: by question 1/4; proportional (1 + 2/3) / 4; uniform 3/8
+    assert figures.overall == Accuracies(questions=4, sub_questions=8, by_question=0.25,
+                                         proportional_by_sub_question=0.4167, uniform_by_sub_question=0.375)
 
 
 def test_accuracies_per_concept_and_per_level(run: list[TaskSummary]) -> None:
@@ -62,8 +62,9 @@ def test_accuracies_per_concept_and_per_level(run: list[TaskSummary]) -> None:
     assert figures.by_concept["Summary Statistics"].figures == (0.5, 0.8333, 0.75)  # qa, qb
     correlation = figures.by_concept["Correlation Analysis"]  # qb, qc
     assert (correlation.questions, *correlation.figures) == (2, 0.0, 0.3333, 0.4)
-    assert list(figures.by_concept) == ["Correlation Analysis", "Summary Statistics"]  # qd errored
-    assert list(figures.by_level) == ["easy", "hard"]
+    assert list(figures.by_concept) == ["Correlation Analysis", "Outlier Detection", "Summary Statistics"]
+    assert figures.by_concept["Outlier Detection"].figures == (0.0, 0.0, 0.0)  # qd errored: counted, wrong
+    assert list(figures.by_level) == ["easy", "medium", "hard"]
     assert figures.by_level["easy"].by_question == 1.0
     assert figures.by_level["hard"].uniform_by_sub_question == 0.4
     written = figures.to_json()  # summary.json's closed_form, as it always was
@@ -74,10 +75,10 @@ def test_accuracies_per_concept_and_per_level(run: list[TaskSummary]) -> None:
 
 def test_the_terminal_summary_prints_them(run: list[TaskSummary]) -> None:
     text = "\n".join(format_summary(summarize(run)))
-    assert "closed-form questions (InfiAgent-DABench accuracies): 3 questions, 6 sub-questions" in text
-    assert "  accuracy by question                    33.33%" in text
-    assert "  accuracy proportional by sub-question   55.56%" in text
-    assert "  accuracy uniform by sub-question        50.00%" in text
+    assert "closed-form questions (InfiAgent-DABench accuracies): 4 questions, 8 sub-questions" in text
+    assert "  accuracy by question                    25.00%" in text
+    assert "  accuracy proportional by sub-question   41.67%" in text
+    assert "  accuracy uniform by sub-question        37.50%" in text
     assert "Summary Statistics            2        50.0%         83.3%    75.0%" in text
     assert "hard              2         0.0%         33.3%    40.0%" in text
 

@@ -146,7 +146,7 @@ def _props(nodeid: str, apps: list[str], category: str, difficulty: str, status:
                         detail=detail or f"{nodeid} happened\nsecond line")
 
 
-def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() -> None:
+def test_summary_rates_count_an_error_as_0_leave_skips_out_and_count_every_related_app() -> None:
     entries = [
         _props("a", ["dbt", "chromium"], "data_transformation", "easy", "passed", 1.0),
         _props("b", ["dbt"], "data_transformation", "hard", "failed", 0.0, variant="verbose"),
@@ -156,33 +156,39 @@ def test_summary_rates_exclude_errors_and_skips_and_count_every_related_app() ->
     ]
     summary = summarize(entries)
     assert summary.overall.total == 5 and summary.overall.scored == 3
-    assert summary.overall.success_rate == pytest.approx(0.5)  # (1 + 0 + 0.5) / 3: the error is not a 0
+    assert summary.overall.success_rate == pytest.approx(0.375)  # (1 + 0 + 0.5 + 0) / 4: the error is a 0
+    assert summary.overall.success_rate_completed == pytest.approx(0.5)  # (1 + 0 + 0.5) / 3, beside it
     assert summary.errors == ["d"] and summary.skipped == ["e"]
     assert summary.overall.tokens == 50 and summary.overall.cost == pytest.approx(0.05)
     by_app = summary.groups["app"]
     assert set(by_app) == {"airflow", "chromium", "dbt"}
     assert (by_app["chromium"].total, by_app["chromium"].success_rate) == (2, 0.75)
     assert (by_app["dbt"].total, by_app["dbt"].scored, by_app["dbt"].skipped) == (3, 2, 1)
-    assert by_app["airflow"].errors == 1 and by_app["airflow"].success_rate == 0.5
-    assert summary.groups["category"]["data_orchestration"].success_rate == 0.5
-    assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.75, passed=1,
+    assert by_app["airflow"].errors == 1 and by_app["airflow"].success_rate == 0.25
+    assert by_app["airflow"].success_rate_completed == 0.5
+    assert summary.groups["category"]["data_orchestration"].success_rate == 0.25
+    assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.5, passed=1,
                                                                 errors=1, skipped=1, flagged=0,
-                                                                success_rate_without_errata=0.75,
-                                                                scored_without_errata=2, tokens=40,
-                                                                cost=0.04, seconds=40.0)
+                                                                success_rate_without_errata=0.5,
+                                                                attempted_without_errata=3, tokens=40,
+                                                                cost=0.04, seconds=40.0, success_rate_completed=0.75,
+                                                                errors_charged={"unknown": 1})
     assert summary.groups["difficulty"]["easy"].runnable == 3
     assert summary.groups["difficulty"]["hard"].success_rate == 0.0
     assert summary.groups["variant"]["verbose"].total == 1
 
 
 def test_summary_json_keeps_its_layout() -> None:
-    """summary.json as it always was: the overall figures with the lists of tasks in place of the
-    error and skip counts, then each grouping, then the tasks."""
+    """summary.json: the overall figures (the rate over every task attempted first, the rate over
+    those that completed beside it) with the lists of tasks in place of the error and skip counts,
+    then each grouping, then the tasks."""
     summary = summarize([_props("a", ["dbt"], "x", "easy", "passed", 1.0), _props("d", ["dbt"], "x", "easy", "error", None)])
     written = json.loads(json.dumps(summary.to_json()))
-    assert list(written) == ["total", "runnable", "scored", "success_rate", "passed", "errors", "skipped", "flagged",
-                             "success_rate_without_errata", "tokens", "cost", "seconds", "retried", "by_app", "by_category", "by_difficulty", "by_variant",
-                             "by_interface", "tasks"]
+    assert list(written) == ["total", "runnable", "scored", "success_rate", "success_rate_completed", "passed",
+                             "errors", "errors_charged", "tampered", "skipped", "flagged",
+                             "success_rate_without_errata", "tokens", "cost", "seconds", "retried", "by_app",
+                             "by_category", "by_difficulty", "by_variant", "by_interface", "tasks"]
+    assert (written["success_rate"], written["success_rate_completed"]) == (0.5, 1.0)
     assert (written["errors"], written["skipped"], written["by_app"]["dbt"]["errors"]) == (["d"], [], 1)
     assert written["tasks"][0] == {
         "nodeid": "a", "task_id": "a", "app": "dbt", "apps": ["dbt"], "category": "x", "difficulty": "easy",
@@ -210,15 +216,37 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
                                       _props("bad", ["excel"], "x", "easy", "error", None),
                                       _props("s1", ["bigquery"], "x", "easy", "skipped", None, detail=skip),
                                       _props("s2", ["bigquery"], "x", "easy", "skipped", None, detail=skip)]))
-    assert lines[0].startswith("4 tasks: success rate 100.0% (mean score over 1 scored tasks")
-    assert "not counted as 0" in lines[0]
-    # tasks, runnable, scored, passed, errors, skipped, errata, success, w/o errata, tokens, cost, time
-    assert any(re.match(r"excel\s+2\s+2\s+1\s+1\s+1\s+0\s+0\s+100.0%\s+100.0%\s+20\s+\$0\.0200\s+20s$", line)
+    assert lines[0] == ("4 tasks: success rate 50.0% over 2 attempted (1 errors counted as 0 (1 with no charge "
+                        "recorded), as the papers score a failed run); 100.0% over the 1 that completed; 0 tampered; "
+                        "2 skipped, not attempted")
+    # tasks, runnable, scored, passed, errors, skipped, errata, success, completed, w/o errata, tokens, cost, time
+    assert any(re.match(r"excel\s+2\s+2\s+1\s+1\s+1\s+0\s+0\s+50.0%\s+100.0%\s+50.0%\s+20\s+\$0\.0200\s+20s$", line)
                for line in lines)
-    assert any(re.match(r"bigquery\s+2\s+0\s+0\s+0\s+0\s+2\s+0\s+n/a\s+n/a\s", line) for line in lines)
+    assert any(re.match(r"bigquery\s+2\s+0\s+0\s+0\s+0\s+2\s+0\s+n/a\s+n/a\s+n/a\s", line) for line in lines)
     assert "passed 1, tokens 40, cost $0.0400, wall time 40s (summed over tasks)" in lines
     assert "  bad  -- bad happened" in lines
-    assert lines[-2:] == ["skipped (not counted): 2", "     2  needs cloud account settings"]
+    assert lines[-2:] == ["skipped (not attempted, not counted): 2", "     2  needs cloud account settings"]
+
+
+def test_the_headline_names_whom_the_errors_are_charged_to_and_lists_the_tampered() -> None:
+    environment = task_summary(nodeid="env", app="excel", status="error", score=None,
+                               charged_to={"party": "environment", "cause": "killed from outside"})
+    harness = task_summary(nodeid="bug", app="excel", status="error", score=None,
+                           charged_to={"party": "harness", "cause": "ZeroDivisionError"})
+    tampered = task_summary(nodeid="forged", app="excel", status="failed", score=0.0, detail="score 0: tampered",
+                            flags=[{"kind": "tampered", "reason": "/usr/bin/bash"}],
+                            charged_to={"party": "agent", "cause": "tampered"})
+    summary = summarize([environment, harness, tampered, _props("ok", ["excel"], "x", "easy", "passed", 1.0)])
+    assert summary.overall.errors_charged == {"environment": 1, "harness": 1}
+    assert (summary.overall.success_rate, summary.overall.tampered) == (0.25, 1)
+    lines = format_summary(summary)
+    assert "(2 errors counted as 0 (1 charged to the environment, 1 charged to the harness)" in lines[0]
+    assert "; 1 tampered;" in lines[0]
+    assert lines[lines.index("tampered (scored 0): 1") + 1] == "  forged  -- score 0: tampered"
+    assert summary.to_json()["errors_charged"] == {"environment": 1, "harness": 1}
+    assert TaskSummary.from_json(json.loads(json.dumps(tampered.to_json()))) == tampered
+    html = render_overview(summary)
+    assert "<b>Success rate 25.0%</b> over 4 tasks attempted of 4 (2 errors counted as 0 (1 charged to the " in html
 
 
 def test_summary_gives_the_rate_with_and_without_the_errata() -> None:
@@ -235,7 +263,7 @@ def test_summary_gives_the_rate_with_and_without_the_errata() -> None:
     airflow = summary.groups["app"]["airflow"]
     assert (airflow.flagged, airflow.success_rate, airflow.success_rate_without_errata) == (1, 0.5, 0.0)
     lines = format_summary(summary)
-    assert lines[1] == "without the 1 tasks on the errata list: success rate 50.0% over 2 scored tasks"
+    assert lines[1] == "without the 1 tasks on the errata list: success rate 50.0% over 2 tasks attempted"
     assert TaskSummary.from_json(json.loads(json.dumps(entries[0].to_json()))) == entries[0]
 
 
@@ -306,11 +334,11 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     result.assert_outcomes(passed=2, errors=1, skipped=1)
     result.stdout.fnmatch_lines([
         "*spider2v summary*",
-        "3 tasks: success rate 100.0% (mean score over 1 scored tasks; 1 errors and 1 skipped*not counted as 0)",
-        "airbyte *3 *2 *1 *1 *1 *1 *0 *100.0% *100.0% *-",
-        "errors (not counted): 1",
+        "3 tasks: success rate 50.0% over 2 attempted (1 errors counted as 0 *); 100.0% over the 1 that completed*",
+        "airbyte *3 *2 *1 *1 *1 *1 *0 *50.0% *100.0% *50.0% *-",
+        "errors (each counted as 0): 1",
         "  test_fake.py::test_broken  -- RuntimeError: environment failed",
-        "skipped (not counted): 1",
+        "skipped (not attempted, not counted): 1",
         "     1  needs cloud account settings",
     ])
     [summary_file] = pytester.path.rglob("summary.json")
@@ -322,7 +350,8 @@ def test_session_prints_summary_writes_json_and_fills_html_and_junit(pytester: p
     assert ">Score</th>" in report and "col-score" in report
     # the run at a glance opens the report, above the results table
     assert report.index('<section id="spider2v-overview"') < report.index('id="results-table"')
-    assert "<b>Success rate 100.0%</b> over 1 scored tasks of 3 (1 errors and 1 skipped, not counted as 0)" in report
+    assert "<b>Success rate 50.0%</b> over 2 tasks attempted of 3 (1 errors counted as 0" in report
+    assert "100.0% over the 1 that completed" in report
     assert "<i>sync" not in report and "&amp;lt;i&amp;gt;sync" in report  # escaped, then escaped into the page's data
     junit = (pytester.path / "junit.xml").read_text()
     assert junit.count('property name="spider2v"') == 3

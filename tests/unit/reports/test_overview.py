@@ -25,7 +25,7 @@ def test_the_rate_without_the_errata_is_in_the_headline_and_the_tables() -> None
     html = render_overview(summarize([props("a", ["airflow"], "passed", 1.0, flags=flagged),
                                       props("b", ["airflow"], "failed", 0.0)]))
     assert "; <b>0.0%</b> without the 1 tasks on the errata list" in html
-    assert rows(html, "by-app")[1][:10] == ["airflow", "2", "2", "2", "1", "0", "0", "1", "50.0%", "0.0%"]
+    assert rows(html, "by-app")[1][:11] == ["airflow", "2", "2", "2", "1", "0", "0", "1", "50.0%", "50.0%", "0.0%"]
 
 
 def charts(html: str) -> list[ET.Element]:
@@ -44,16 +44,17 @@ def test_every_grouping_has_its_table_and_chart_with_wall_time_and_no_spending_c
         props("c", ["airflow"], "error", None, category="data_orchestration"),
     ]))
     assert html.count('<section id="spider2v-overview"') == 1
-    assert "<b>Success rate 75.0%</b> over 2 scored tasks of 3 (1 errors and 0 skipped, not counted as 0)" in html
+    assert ("<b>Success rate 50.0%</b> over 3 tasks attempted of 3 (1 errors counted as 0 (1 with no charge recorded), "
+            "as the papers score a failed run; 0 skipped, not attempted); 75.0% over the 2 that completed") in html
     assert "wall time 2m30s (summed over tasks)" in html and "tokens" not in html
     for title in ("app", "category", "difficulty", "interface", "variant"):
         assert f'<div id="spider2v-by-{title}"><h3>by {title}</h3>' in html
     assert rows(html, "by-app") == [
         ["app", "tasks", "runnable", "scored", "passed", "errors", "skipped", "errata", "success",
-         "success w/o errata", "wall time"],
-        ["airflow", "1", "1", "0", "0", "1", "0", "0", "n/a", "n/a", "1m00s"],
-        ["dbt", "2", "2", "2", "1", "0", "0", "0", "75.0%", "75.0%", "1m30s"],
-        ["duckdb", "1", "1", "1", "1", "0", "0", "0", "100.0%", "100.0%", "1m00s"],
+         "success of completed", "success w/o errata", "wall time"],
+        ["airflow", "1", "1", "0", "0", "1", "0", "0", "0.0%", "n/a", "0.0%", "1m00s"],
+        ["dbt", "2", "2", "2", "1", "0", "0", "0", "75.0%", "75.0%", "75.0%", "1m30s"],
+        ["duckdb", "1", "1", "1", "1", "0", "0", "0", "100.0%", "100.0%", "100.0%", "1m00s"],
     ]
     assert len(charts(html)) == 5  # well-formed SVG, one per grouping
 
@@ -63,8 +64,8 @@ def test_tokens_and_cost_are_shown_per_group_when_the_agent_spent_them() -> None
         props("a", ["calc"], "passed", 1.0, usage={"prompt_tokens": 1200, "completion_tokens": 34, "cost": 0.0125}),
         props("b", ["calc"], "failed", 0.0, usage={"total_tokens": 800, "cost": 0.01}),
     ]))
-    assert rows(html, "by-app")[1] == ["calc", "2", "2", "2", "1", "0", "0", "0", "50.0%", "50.0%", "2,034",
-                                       "$0.0225", "2m00s"]
+    assert rows(html, "by-app")[1] == ["calc", "2", "2", "2", "1", "0", "0", "0", "50.0%", "50.0%", "50.0%",
+                                       "2,034", "$0.0225", "2m00s"]
     assert "tokens 2,034 · cost $0.0225" in html
 
 
