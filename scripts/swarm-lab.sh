@@ -12,7 +12,8 @@
 #   up     build the node and registry images, start the registry and the nodes, form the Swarm,
 #          and print the run's options (as `env` does)
 #   env    the options that point a run at the lab: SPIDER2V_SWARM_MANAGER (node1's engine API),
-#          SPIDER2V_SWARM_REGISTRY (the registry, 127.0.0.1:5001 on the host and on every node)
+#          SPIDER2V_SWARM_REGISTRY (the registry, 127.0.0.1:5001 on the host and on every node),
+#          SPIDER2V_SWARM_NODE_ENGINE (each node's engine API, where the harness reads its evidence)
 #   down   remove every container, volume and network of the lab
 #
 # SPIDER2V_LAB_NODES (default 3) sets the number of nodes. The base image comes from
@@ -36,6 +37,7 @@ address() {  # the lab-network address of container $1
 print_env() {
     echo "SPIDER2V_SWARM_MANAGER=tcp://$(address "$lab-node1"):2375"
     echo "SPIDER2V_SWARM_REGISTRY=127.0.0.1:$registry_port"
+    echo "SPIDER2V_SWARM_NODE_ENGINE=tcp://{address}:2375"
 }
 
 wait_for() {  # wait_for SECONDS COMMAND...: until the command succeeds

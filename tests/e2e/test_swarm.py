@@ -30,6 +30,7 @@ from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.provider import LABEL, OWNER_LABEL
 from pytest_spider2v.providers.swarm.provider import FIRST_GATE_PORT, SwarmProvider
 from tests.support.factories import task_document, write_task
+from tests.support.llm_server import LLMServer, Request
 from tests.support.shared import require, shared
 
 pytestmark = pytest.mark.e2e
@@ -75,6 +76,7 @@ def test_dabench_questions_run_on_the_cluster_and_leave_no_service(cluster: dict
     assert run.returncode == 0 and "5 passed" in run.stdout, run.stdout[-3000:]
     records = [json.loads(path.read_text()) for path in (tmp_path / "results").rglob("result.json")]
     assert sorted(r["status"] for r in records) == ["passed"] * 5
+    assert all(r["integrity"]["checked"] for r in records)  # each evaluation sealed, through its node's engine
     # four workers, room for three services (1.5 of each node's 2 CPUs reserved): one waits, none fails
     assert {r["node"] for r in records} == {"node1", "node2", "node3"}, run.stdout[-3000:]
     assert "by node" in run.stdout
@@ -84,9 +86,49 @@ def test_dabench_questions_run_on_the_cluster_and_leave_no_service(cluster: dict
     assert not manager.configs.list(filters={"label": f"{LABEL}=1"})
 
 
+def test_the_evidence_comes_from_the_nodes_engine_a_tampering_agent_scores_0(cluster: dict[str, str],
+                                                                           tmp_path: Path) -> None:
+    """Two tasks on the analysis image, one run: an honest agent writes the answer; a cheating one
+    writes it and plants a Python start-up hook in its user site. The node's engine shows the hook
+    (the harness reads each container's changes there), so the second scores 0, flagged."""
+    hook = "/home/user/.local/lib/python3.11/site-packages/usercustomize.py"
+    answer = "open('/home/user/answer.txt', 'w').write('42\\n')"
+    plays = {"honest": [answer], "cheat": [answer + f"\nimport os\nos.makedirs({hook.rsplit('/', 1)[0]!r}, "
+                                                  f"exist_ok=True)\nopen({hook!r}, 'w').write('print(42)\\n')"]}
+    for name in plays:
+        write_task(tmp_path, task_document(
+            id=f"cluster-{name}", snapshot="analysis", related_apps=["terminal"], tags=["traditional_data_processing", "cli"],
+            instruction=f"Write 42 to ~/answer.txt. [{name}]", config=[],
+            evaluator={"func": "check_include_exclude",
+                       "result": {"type": "vm_command_line", "command": "cat /home/user/answer.txt"},
+                       "expected": {"type": "rule", "rules": {"include": ["42"], "exclude": []}}}))
+
+    def reply(request: Request) -> str:
+        case = next(name for name in plays if f"[{name}]" in "\n".join([*request.system_texts(), *request.texts()]))
+        turn = request.turns("assistant")
+        return f"```python\n{plays[case][turn]}\n```" if turn < len(plays[case]) else "DONE"
+
+    with LLMServer(default=reply) as server:
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "tasks", "-n", "2", "--agent", "gpt-4o",
+             "--llm-base-url", server.openai_url, "--provider", "swarm", "--retries", "1",
+             "--results-dir", str(tmp_path / "results")],
+            cwd=tmp_path, capture_output=True, text=True, timeout=1800,
+            env={**os.environ, **cluster, "OPENAI_API_KEY": "sk-dummy"})
+    records = {json.loads(p.read_text())["task_id"]: json.loads(p.read_text())
+               for p in (tmp_path / "results").rglob("result.json")}
+    assert set(records) == {"cluster-honest", "cluster-cheat"}, run.stdout[-3000:]
+    honest, cheat = records["cluster-honest"], records["cluster-cheat"]
+    assert (honest["status"], honest["score"], honest["integrity"]["checked"]) == ("passed", 1.0, True), honest["detail"]
+    assert (cheat["status"], cheat["score"], cheat["attempts"]) == ("failed", 0.0, []), cheat["detail"]
+    assert cheat["charged_to"]["party"] == "agent" and [f["kind"] for f in cheat["flags"]] == ["tampered"]
+    assert f"{hook} (a Python start-up hook" in cheat["detail"]
+
+
 def test_an_image_the_registry_lacks_is_refused_before_any_service(cluster: dict[str, str]) -> None:
     provider = SwarmProvider(owner_token(), "e2e", manager=cluster["SPIDER2V_SWARM_MANAGER"],
-                             registry=cluster["SPIDER2V_SWARM_REGISTRY"])
+                             registry=cluster["SPIDER2V_SWARM_REGISTRY"],
+                             node_engine=cluster["SPIDER2V_SWARM_NODE_ENGINE"])
     try:
         with pytest.raises(EnvironmentFault, match=r"spider2v-build --push 127\.0\.0\.1:5001 (desktop|clouds)"):
             provider.acquire("bigquery")
@@ -153,7 +195,8 @@ def test_a_guest_port_on_the_cluster_serves_only_the_holder_of_its_secret(cluste
     harness, through its tunnel, is served. The secret is in no service spec, and nothing of the
     gate outlives the service."""
     provider = SwarmProvider(owner_token(), "e2e", manager=cluster["SPIDER2V_SWARM_MANAGER"],
-                             registry=cluster["SPIDER2V_SWARM_REGISTRY"])
+                             registry=cluster["SPIDER2V_SWARM_REGISTRY"],
+                             node_engine=cluster["SPIDER2V_SWARM_NODE_ENGINE"])
     manager = provider.client
     try:
         env = provider.acquire("analysis")

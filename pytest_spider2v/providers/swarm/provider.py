@@ -33,16 +33,20 @@ from pathlib import Path
 from typing import Any
 
 import docker
+import httpx
 from docker.errors import APIError, DockerException, ImageNotFound, NotFound
+from docker.models.containers import Container
 from docker.models.services import Service
 from docker.types import ConfigReference, Mount, Resources, RestartPolicy, SecretReference
+from docker.utils import kwargs_from_env
 
-from pytest_spider2v.environments.base import Environment, EnvironmentFault
+from pytest_spider2v.environments.base import BrokenFromInside, Environment, EnvironmentFault
 from pytest_spider2v.environments.http import HttpEnvironment
 from pytest_spider2v.environments.limits import Limits, parse_memory
 from pytest_spider2v.environments.locations import GUEST_GATE, RECIPES_DIR
 from pytest_spider2v.environments.provider import SnapshotTable, left_after, owner_alive
 from pytest_spider2v.environments.snapshots import GUEST_SERVER_PORT, Snapshot
+from pytest_spider2v.providers.docker.disk import DiskWatch
 from pytest_spider2v.providers.docker.provider import (
     HOSTNAME,
     LABEL,
@@ -51,6 +55,7 @@ from pytest_spider2v.providers.docker.provider import (
     SNAPSHOT_LABEL,
     WORKER_LABEL,
 )
+from pytest_spider2v.providers.docker.witness import EngineWitness
 from pytest_spider2v.providers.swarm.tunnel import Tunnels
 
 log = logging.getLogger(__name__)
@@ -82,19 +87,49 @@ class _NodeDown(Exception):
 class SwarmEnvironment(HttpEnvironment):
     """A desktop in a service's container on a cluster node, reached through tunnels at
     ``127.0.0.1`` (``ports``: guest port -> tunnel port); ``host`` is the node's address and
-    ``gate_ports`` the ports its gate published there."""
+    ``gate_ports`` the ports its gate published there. Its witness is the node's engine."""
 
     host: str = field(kw_only=True)
     node: str = field(kw_only=True)  #: the node's host name, as Swarm knows it
     node_id: str = field(kw_only=True, repr=False)
     task_id: str = field(kw_only=True, repr=False)  #: the service's replica given to the node
     gate_ports: dict[int, int] = field(kw_only=True, repr=False)
+    witness: NodeWitness | None = field(default=None, kw_only=True)
+    disk: DiskWatch | None = field(default=None, kw_only=True, repr=False)
+
+    def _request(self, method: str, path: str, *, timeout: float | None = None, **kw: Any) -> httpx.Response:
+        try:
+            return super()._request(method, path, timeout=timeout, **kw)
+        except EnvironmentFault as exc:
+            if self.disk is not None and self.disk.breach is not None:  # the watch killed it: say why
+                raise BrokenFromInside(f"{self.name}: {self.disk.breach}") from exc
+            raise
+
+    def close(self) -> None:
+        if self.disk is not None:
+            self.disk.stop()
+        super().close()
+
+
+class NodeWitness(EngineWitness):
+    """A service's container seen from its node's engine; the manager adds what only it knows:
+    the node lost, the replica stopped by the cluster (a node drained)."""
+
+    def __init__(self, container: Container, exec_api: docker.APIClient, *, user: str, ports: tuple[int, ...],
+                 cluster_cause: Callable[[], str | None]) -> None:
+        super().__init__(container, exec_api, user=user, ports=ports)
+        self._cluster_cause = cluster_cause
+
+    def outside_cause(self, since: float) -> str | None:
+        return self._cluster_cause() or super().outside_cause(since)
 
 
 class SwarmProvider:
     """Hands out services of one replica on the Swarm whose manager's engine API is ``manager``
     (``tcp://node1:2375``, ``ssh://user@node1``), from images in ``registry`` (as the nodes and
-    this machine both name it: ``registry.lab:5000``)."""
+    this machine both name it: ``registry.lab:5000``). Each environment's witness is the engine of
+    the node it runs on, at ``node_engine`` with the node's address put for ``{address}``
+    (``tcp://{address}:2376``; TLS as ``DOCKER_TLS_VERIFY`` and ``DOCKER_CERT_PATH`` say)."""
 
     def __init__(
         self,
@@ -107,9 +142,11 @@ class SwarmProvider:
         ready_timeout: float = 300.0,
         place_timeout: float = 3600.0,
         shm_size: str = "1g",
+        node_engine: str,
         memory: str | int | None = None,
         cpus: float | str | None = None,
         pids: int | str | None = None,
+        disk: str | int | None = None,
         isolate_network: bool = False,
     ) -> None:
         if isolate_network:
@@ -120,7 +157,9 @@ class SwarmProvider:
         self.ready_timeout = ready_timeout
         self.place_timeout = place_timeout
         self.shm_bytes = parse_memory(shm_size)
-        self.table = SnapshotTable(environments_dir, "swarm", memory=memory, cpus=cpus, pids=pids)
+        self.table = SnapshotTable(environments_dir, "swarm", memory=memory, cpus=cpus, pids=pids, disk=disk)
+        self.node_engine = node_engine
+        self._engines: dict[str, tuple[docker.DockerClient, docker.APIClient]] = {}  # node address -> its engine
         self.instance = uuid.uuid4().hex[:12]
         try:
             self.client = docker.DockerClient(base_url=manager, timeout=120)
@@ -155,6 +194,11 @@ class SwarmProvider:
                 self._remove(service)
                 raise
             self._services[env.name] = service
+            try:
+                self._witnessed(env, spec)
+            except BaseException:
+                self.release(env)
+                raise
             return env
 
     def release(self, env: Environment) -> None:
@@ -318,6 +362,46 @@ class SwarmProvider:
         return SwarmEnvironment(name, f"http://127.0.0.1:{tunnels[GUEST_SERVER_PORT]}", tunnels,
                                 display=spec.display, host=address, node=node.attrs["Description"]["Hostname"],
                                 node_id=str(node.id), task_id=str(task["ID"]), gate_ports=gates)
+
+    def _witnessed(self, env: SwarmEnvironment, spec: Snapshot) -> None:
+        """Give ``env`` its node's engine as witness (and its disk watch), before any agent acts in it."""
+        tasks = self.client.api.tasks(filters={"id": env.task_id})
+        container_id = ((tasks[0].get("Status") or {}).get("ContainerStatus") or {}).get("ContainerID") if tasks else None
+        if not container_id:
+            raise EnvironmentFault(f"swarm provider: {env.name}'s replica names no container on node {env.node}")
+        client, api = self._engine(env.host)
+        try:
+            container = client.containers.get(container_id)
+        except DockerException as exc:
+            raise EnvironmentFault(f"swarm provider: node {env.node}'s engine at {self._engine_url(env.host)}: {exc}") from exc
+        user = str(container.attrs["Config"].get("User") or "root").split(":")[0]
+        env.witness = NodeWitness(container, api, user=user, ports=spec.ports, cluster_cause=lambda: self._lost(env))
+        disk = self.limits_of(spec.name).disk
+        if disk:
+            env.disk = DiskWatch(env.witness, disk)
+
+    def _engine_url(self, address: str) -> str:
+        return self.node_engine.format(address=address)
+
+    def _engine(self, address: str) -> tuple[docker.DockerClient, docker.APIClient]:
+        """A node's engine: a client for its containers and one without a read timeout for commands."""
+        if address not in self._engines:
+            url, tls = self._engine_url(address), kwargs_from_env().get("tls") or False
+            try:
+                self._engines[address] = (docker.DockerClient(base_url=url, tls=tls, timeout=120),
+                                          docker.APIClient(base_url=url, tls=tls, timeout=None))  # type: ignore[arg-type]
+            except DockerException as exc:
+                raise EnvironmentFault(f"swarm provider: cannot reach the node engine {url}: {exc}") from exc
+        return self._engines[address]
+
+    def _lost(self, env: SwarmEnvironment) -> str | None:
+        """What the cluster did to ``env``'s replica: its node lost, the replica stopped (drained)."""
+        if self._node_state(env.node_id) == "down":
+            return f"node {env.node} is down"
+        desired, state, why = self._replica(env)
+        if desired != "running":
+            return f"the cluster stopped {env.name}'s replica on node {env.node} ({state}: {why})"
+        return None
 
     def _node_state(self, node_id: str) -> str:
         try:
