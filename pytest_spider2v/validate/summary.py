@@ -92,7 +92,7 @@ class ValidationSummary:
             (figures.shown if properties.get(ERRATUM_SHOWN) else figures.solved).add(check["task"])
             if properties.get(GUI_ROUTE) and not properties.get(ERRATUM_SHOWN):
                 figures.gui_routes.add(check["task"])
-        if (tried := properties.get(NEAR_MISSES)) is not None:
+        if report.when == "call" and (tried := properties.get(NEAR_MISSES)) is not None:  # once, not per phase
             self._count_near_misses(app, check["task"], NearMisses.from_json(tried))  # type: ignore[arg-type]
 
     def _count_near_misses(self, app: str, task: str, found: NearMisses) -> None:
