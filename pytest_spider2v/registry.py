@@ -124,13 +124,21 @@ class NearMiss:
     A ``control`` variant is the result rewritten without any change (a workbook saved again):
     when it no longer scores 1, the rewriting itself changes the score, and the variants made by
     that rewriting prove nothing; they are not counted. An ``untried`` entry (no result) names a
-    part of what the metric checks that the maker cannot vary: reported as not covered."""
+    part of what the metric checks that the maker cannot vary, ``where`` saying why: reported as
+    not covered.
+
+    ``part`` names the part of the metric's check a variant is aimed at, for a metric whose
+    options list what it checks (``compare_table``'s rule types and their properties:
+    ``"sheet_data"``, ``"pivot_table.filter"``): the near-miss table counts tried, caught,
+    crashed and not covered per metric and per part, so a listed property that no variant tried
+    shows. Empty for a metric checked as a whole."""
 
     kind: str
     where: str
     result: Any = None
     control: bool = False
     untried: bool = False
+    part: str = ""
 
 
 def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:

@@ -1,6 +1,12 @@
 """Near misses of workbooks (``compare_table``): for each rule, the result workbook with one
 change to what that rule compares (a cell's value, a row, a style property, a chart's type,
-title, legend or data range, a pivot table's source, the frozen panes, a sheet's name, ...).
+title, legend or data range, a pivot table's source, fields or hidden items, the frozen panes, a
+sheet's name, ...).
+
+Every part a rule lists (each of its ``chart_props``, ``pivot_props`` or ``props``; the rule
+itself for a rule type without such a list) is either varied or reported as not covered, with
+why: a property no maker here varies, or one this result gives nothing to vary (a chart rule on a
+sheet without a chart). Nothing a rule asks about is skipped without a word.
 
 Every variant is the workbook loaded by openpyxl (cached values in place of formulas) and saved
 again; a control variant saved without a change tells whether that rewriting alone changes the
@@ -14,7 +20,7 @@ import shutil
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_spider2v.near_misses.values import changed, changed_text, middle, numbered
 from pytest_spider2v.registry import NearMiss, near_misses
@@ -23,6 +29,29 @@ Workbook = Any  #: an openpyxl workbook (openpyxl is imported when a maker runs)
 Change = Callable[[Workbook], None]
 #: Columns of a sheet given a changed value each, at most.
 MAX_COLUMNS = 6
+#: The option in which a rule type lists the properties it compares; other types compare one thing.
+PROPERTY_LISTS = {"chart": "chart_props", "pivot_table": "pivot_props", "style": "props", "check_cell": "props",
+                  "row_props": "props", "col_props": "props"}
+
+
+class Variant(NamedTuple):
+    """One change a rule's maker proposes: ``part`` is what it is aimed at (``"chart.type"``);
+    ``change`` None means the part cannot be varied in this result, ``where`` saying why."""
+
+    part: str
+    kind: str
+    where: str
+    change: Change | None
+
+
+def parts(rule: Mapping[str, Any]) -> list[str]:
+    """What a rule lists as compared: ``<type>.<property>`` for each property of its list, or its
+    type alone."""
+    kind = str(rule.get("type"))
+    listed = PROPERTY_LISTS.get(kind)
+    if listed is None:
+        return [kind]
+    return [f"{kind}.{prop}" for prop in rule.get(listed) or []]
 
 
 @near_misses.register("compare_table")
@@ -35,22 +64,35 @@ def workbook(result: Any, expected: Any, options: Mapping[str, Any], workdir: Pa
         return
     yield _variant(path, workdir, "unchanged", "the workbook saved again", lambda wb: None, control=True)
     for rule in options.get("rules") or []:
-        kind = rule.get("type")
-        maker = RULE_MAKERS.get(kind)
-        if maker is None:
-            yield NearMiss(f"rule {kind}", "no near-miss maker for this rule", untried=True)
-            continue
-        sheet = book.sheetnames[0] if kind == "sheet_name" else _result_sheet(book, rule)
-        if sheet is None:
-            continue  # the rule compares two sheets of the expected workbook, or names none
-        for change_kind, where, change in maker(book, sheet, rule):
-            yield _variant(path, workdir, change_kind, f"{rule['type']} rule, sheet {sheet!r}: {where}", change)
-    for kind, where, rewrite in _print_variants(path, options.get("rules") or [], book):
-        out = numbered(workdir, path.name)
-        shutil.copyfile(path, out)
-        _copy_exports(path, out)
-        rewrite(out)
-        yield NearMiss(kind, where, str(out))
+        answered = set()  # the parts varied, or said to be not varied here and why
+        for variant in _rule_variants(path, book, rule, workdir):
+            answered.add(variant.part)
+            yield variant
+        why = "no near-miss maker varies it" if rule.get("type") in RULE_MAKERS else "no near-miss maker for this rule type"
+        yield from (NearMiss("not varied", why, part=part, untried=True) for part in parts(rule) if part not in answered)
+
+
+def _rule_variants(path: Path, book: Workbook, rule: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
+    """What the maker of the rule's type makes of the result: variants, and the parts it cannot
+    vary here with why."""
+    kind = rule.get("type")
+    maker = RULE_MAKERS.get(kind)
+    if maker is None:
+        return
+    sheet = book.sheetnames[0] if kind == "sheet_name" else _result_sheet(book, rule)
+    if sheet is None:  # the rule compares two sheets of the expected workbook, or names none
+        yield from (NearMiss("not varied", f"{kind} rule: it reads no sheet of the result", part=part, untried=True)
+                    for part in parts(rule))
+        return
+    if kind == "sheet_print":
+        yield from _print_variants(path, sheet, workdir)
+        return
+    for variant in maker(book, sheet, rule):
+        where = f"{kind} rule, sheet {sheet!r}: {variant.where}"
+        if variant.change is None:
+            yield NearMiss("not varied", where, part=variant.part, untried=True)
+        else:
+            yield _variant(path, workdir, variant.kind, where, variant.change, part=variant.part)
 
 
 def _load(path: Path, data_only: bool = True) -> Workbook | None:
@@ -64,7 +106,8 @@ def _load(path: Path, data_only: bool = True) -> Workbook | None:
         return None
 
 
-def _variant(path: Path, workdir: Path, kind: str, where: str, change: Change, control: bool = False) -> NearMiss:
+def _variant(path: Path, workdir: Path, kind: str, where: str, change: Change, control: bool = False,
+             part: str = "") -> NearMiss:
     out = numbered(workdir, path.name)
     book = _load(path)
     change(book)
@@ -72,7 +115,7 @@ def _variant(path: Path, workdir: Path, kind: str, where: str, change: Change, c
         warnings.simplefilter("ignore")
         book.save(out)
     _copy_exports(path, out)
-    return NearMiss(kind, where, str(out), control=control)
+    return NearMiss(kind, where, str(out), control=control, part=part)
 
 
 def _copy_exports(path: Path, out: Path) -> None:
@@ -94,7 +137,7 @@ def _result_sheet(book: Workbook, rule: Mapping[str, Any]) -> str | None:
     return None
 
 
-Variants = Iterator[tuple[str, str, Change]]
+Variants = Iterator[Variant]
 
 
 def _sheet_name(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
@@ -103,7 +146,7 @@ def _sheet_name(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants
     def rename(wb: Workbook) -> None:
         wb[last].title = changed_text(last)
 
-    yield "sheet renamed", f"sheet {last!r}", rename
+    yield Variant("sheet_name", "sheet renamed", f"sheet {last!r}", rename)
 
 
 def _filled(ws: Any) -> list[list[Any]]:
@@ -113,18 +156,21 @@ def _filled(ws: Any) -> list[list[Any]]:
 def _sheet_data(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     rows = _filled(book[sheet])
     if not rows:
+        yield Variant("sheet_data", "not varied", "the sheet is empty", None)
         return
     data = rows[1:] or rows
     row = data[middle(len(data))]
     cells = [cell for cell in row if cell.value is not None][:MAX_COLUMNS]
     for cell in cells:
-        yield "value changed", f"cell {cell.coordinate}", _set_value(sheet, cell.coordinate, changed(cell.value))
+        yield Variant("sheet_data", "value changed", f"cell {cell.coordinate}",
+                      _set_value(sheet, cell.coordinate, changed(cell.value)))
     if len(data) > 1:
         number = row[0].row
-        yield "row dropped", f"row {number}", lambda wb: wb[sheet].delete_rows(number)
+        yield Variant("sheet_data", "row dropped", f"row {number}", lambda wb: wb[sheet].delete_rows(number))
         first, second = data[0], next((r for r in data[1:] if [c.value for c in r] != [c.value for c in data[0]]), None)
         if second is not None:
-            yield "rows swapped", f"rows {first[0].row} and {second[0].row}", _swap_rows(sheet, first[0].row, second[0].row)
+            yield Variant("sheet_data", "rows swapped", f"rows {first[0].row} and {second[0].row}",
+                          _swap_rows(sheet, first[0].row, second[0].row))
 
 
 def _set_value(sheet: str, coordinate: str, value: Any) -> Change:
@@ -157,7 +203,6 @@ def _style_change(prop: str) -> Callable[[Any], None] | None:
         "font_bold": lambda cell: font(cell, bold=not cell.font.bold),
         "font_italic": lambda cell: font(cell, italic=not cell.font.italic),
         "font_underline": lambda cell: font(cell, underline=None if cell.font.underline else "single"),
-        "font_strike": lambda cell: font(cell, strike=not cell.font.strike),
         "font_name": lambda cell: font(cell, name="Courier New" if cell.font.name != "Courier New" else "Arial"),
         "font_size": lambda cell: font(cell, size=(cell.font.size or 11) + 3),
         "font_color": lambda cell: font(cell, color="FF3F7F1F"),
@@ -180,38 +225,47 @@ def _style(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     rows = _filled(book[sheet])
     data = rows[1:] or rows
     if not data:
+        yield from (Variant(part, "not varied", "the sheet is empty", None) for part in parts(rule))
         return
     cell = next((c for c in data[middle(len(data))] if isinstance(c.value, (int, float)) and not isinstance(c.value, bool)),
                 next(c for c in data[middle(len(data))] if c.value is not None))
     for prop in rule.get("props", []):
         apply = _style_change(prop)
         if apply is not None:
-            yield "style changed", f"{prop} of {cell.coordinate}", _restyled(sheet, cell.coordinate, apply)
+            yield Variant(f"style.{prop}", "style changed", f"{prop} of {cell.coordinate}",
+                          _restyled(sheet, cell.coordinate, apply))
 
 
 def _check_cell(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     coordinate = rule["coordinate"]
     for prop in rule.get("props", {}):
         if prop == "value":
-            yield "value changed", f"cell {coordinate}", _set_value(sheet, coordinate, changed(book[sheet][coordinate].value))
+            yield Variant("check_cell.value", "value changed", f"cell {coordinate}",
+                          _set_value(sheet, coordinate, changed(book[sheet][coordinate].value)))
         elif (apply := _style_change(prop)) is not None:
-            yield "style changed", f"{prop} of {coordinate}", _restyled(sheet, coordinate, apply)
+            yield Variant(f"check_cell.{prop}", "style changed", f"{prop} of {coordinate}",
+                          _restyled(sheet, coordinate, apply))
 
 
 def _chart(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     charts = book[sheet]._charts
     if not charts:
+        yield from (Variant(part, "not varied", "no chart on the sheet", None) for part in parts(rule))
         return
     props = set(rule.get("chart_props", []))
-    yield "chart data changed", "the first series' values", _chart_change(sheet, _shift_series)
+    # the rule pairs charts by their series' ranges, whatever properties it lists
+    yield Variant("chart.series", "chart data changed", "the first series' values", _chart_change(sheet, _shift_series))
     if "type" in props:
-        yield "chart type changed", f"{charts[0].tagname}", _chart_change(sheet, _retyped)
+        yield Variant("chart.type", "chart type changed", f"{charts[0].tagname}", _chart_change(sheet, _retyped))
     if "title" in props:
-        yield "chart title changed", "the first chart", _chart_change(sheet, _retitled)
+        yield Variant("chart.title", "chart title changed", "the first chart", _chart_change(sheet, _retitled))
     if "legend" in props:
-        yield "chart legend moved", "the first chart", _chart_change(sheet, _legend_moved)
-    if "direction" in props and getattr(charts[0], "barDir", None) is not None:
-        yield "chart direction changed", "the first chart", _chart_change(sheet, _redirected)
+        yield Variant("chart.legend", "chart legend moved", "the first chart", _chart_change(sheet, _legend_moved))
+    if "direction" in props:
+        if getattr(charts[0], "barDir", None) is None:
+            yield Variant("chart.direction", "not varied", f"a {charts[0].tagname} has no bar direction", None)
+        else:
+            yield Variant("chart.direction", "chart direction changed", "the first chart", _chart_change(sheet, _redirected))
 
 
 def _chart_change(sheet: str, change: Callable[[Workbook, Any], None]) -> Change:
@@ -267,18 +321,44 @@ def _redirected(ws: Any, chart: Any) -> None:
     chart.barDir = "bar" if chart.barDir != "bar" else "col"
 
 
+#: A pivot table's field lists, as ``pivot_props`` names them and as openpyxl holds them.
+PIVOT_FIELD_LISTS = {"row_fields": "rowFields", "col_fields": "colFields", "data_fields": "dataFields"}
+
+
 def _pivot_table(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     pivots = book[sheet]._pivots
     if not pivots:
+        yield from (Variant(part, "not varied", "no pivot table on the sheet", None) for part in parts(rule))
         return
-    source = pivots[0].cache.cacheSource.worksheetSource
+    pivot = pivots[0]
+    source = pivot.cache.cacheSource.worksheetSource
+    # the rule pairs pivot tables by their source range, whatever properties it lists
     if source is not None and source.ref and ":" in source.ref:
-        yield "pivot source changed", f"{source.ref}", _pivot_change(sheet, _shrunk_source)
-    props = set(rule.get("pivot_props", []))
-    for fields in ("row_fields", "col_fields", "data_fields"):
-        attribute = {"row_fields": "rowFields", "col_fields": "colFields", "data_fields": "dataFields"}[fields]
-        if fields in props and getattr(pivots[0], attribute):
-            yield "pivot field dropped", fields, _pivot_change(sheet, _dropped_field(attribute))
+        yield Variant("pivot_table.source", "pivot source changed", f"{source.ref}", _pivot_change(sheet, _shrunk_source))
+    for prop in rule.get("pivot_props", []):
+        if prop in PIVOT_FIELD_LISTS:
+            yield _field_list_variant(sheet, pivot, prop)
+        elif prop in ("filter", "selection"):
+            shown = _shown_item(pivot)
+            if shown is None:
+                yield Variant(f"pivot_table.{prop}", "not varied", "no field of the pivot table has items to hide", None)
+            else:
+                yield Variant(f"pivot_table.{prop}", "pivot item hidden", f"field {shown[0]}, item {shown[1]}",
+                              _pivot_change(sheet, _hidden_item(*shown)))
+
+
+def _field_list_variant(sheet: str, pivot: Any, prop: str) -> Variant:
+    """The last field of a row, column or data field list dropped; a source field on no axis
+    added to an empty row or column list."""
+    attribute, part = PIVOT_FIELD_LISTS[prop], f"pivot_table.{prop}"
+    if getattr(pivot, attribute):
+        return Variant(part, "pivot field dropped", prop, _pivot_change(sheet, _dropped_field(attribute)))
+    spare = _off_axis_field(pivot) if attribute != "dataFields" else None
+    if spare is None:
+        return Variant(part, "not varied", f"no {prop} to drop" + ("" if attribute == "dataFields" else
+                                                                   ", and no source field off the axes to add"), None)
+    return Variant(part, "pivot field added", f"{prop}: source field {spare}",
+                   _pivot_change(sheet, _added_field(attribute, spare)))
 
 
 def _pivot_change(sheet: str, change: Callable[[Any], None]) -> Change:
@@ -302,13 +382,50 @@ def _dropped_field(attribute: str) -> Callable[[Any], None]:
     return drop
 
 
+def _off_axis_field(pivot: Any) -> int | None:
+    """The first source field on no axis (rows, columns, page filters): an unused column, or the
+    one a data field sums, which dragged onto an axis as well is a common slip."""
+    placed = {field.x for field in [*pivot.rowFields, *pivot.colFields]} | {field.fld for field in pivot.pageFields}
+    return next((index for index in range(len(pivot.pivotFields)) if index not in placed), None)
+
+
+def _added_field(attribute: str, index: int) -> Callable[[Any], None]:
+    """A source field added to the row or column fields (one too many labels)."""
+
+    def add(pivot: Any) -> None:
+        from openpyxl.pivot.table import RowColField
+
+        setattr(pivot, attribute, [*getattr(pivot, attribute), RowColField(x=index)])
+
+    return add
+
+
+def _shown_item(pivot: Any) -> tuple[int, int] | None:
+    """(field, item) of the last shown item of the first field that has items: what a filter on
+    that field would hide."""
+    for index, field in enumerate(pivot.pivotFields):
+        shown = [position for position, item in enumerate(field.items or []) if item.x is not None and not item.h]
+        if shown:
+            return index, shown[-1]
+    return None
+
+
+def _hidden_item(field: int, item: int) -> Callable[[Any], None]:
+    """One item of a field hidden: the pivot table filtered to leave it out."""
+
+    def hide(pivot: Any) -> None:
+        pivot.pivotFields[field].items[item].h = True
+
+    return hide
+
+
 def _freeze(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     current = book[sheet].freeze_panes
 
     def refreeze(wb: Workbook) -> None:
         wb[sheet].freeze_panes = "C3" if current != "C3" else "B2"
 
-    yield "panes changed", f"frozen at {current}", refreeze
+    yield Variant("freeze", "panes changed", f"frozen at {current}", refreeze)
 
 
 def _zoom(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
@@ -317,19 +434,21 @@ def _zoom(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     def rezoom(wb: Workbook) -> None:
         wb[sheet].sheet_view.zoomScale = 100 if current != 100 else 200
 
-    yield "zoom changed", f"zoom {current}", rezoom
+    yield Variant("zoom", "zoom changed", f"zoom {current}", rezoom)
 
 
 def _dimensions(kind: str) -> Callable[[Workbook, str, Mapping[str, Any]], Variants]:
+    rule_type = f"{'row' if kind == 'row' else 'col'}_props"
+
     def variants(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
         ws = book[sheet]
         dims = ws.row_dimensions if kind == "row" else ws.column_dimensions
         key = next(iter(sorted(dims, key=str)), 1 if kind == "row" else "A")
         for prop in rule.get("props", []):
-            if prop in ("hidden", "collapsed"):
-                yield f"{kind} property changed", f"{prop} of {kind} {key}", _dimension_change(sheet, kind, key, prop, "flip")
-            elif prop in ("height", "width"):
-                yield f"{kind} property changed", f"{prop} of {kind} {key}", _dimension_change(sheet, kind, key, prop, "grow")
+            how = "flip" if prop in ("hidden", "collapsed") else "grow" if prop in ("height", "width") else None
+            if how is not None:
+                yield Variant(f"{rule_type}.{prop}", f"{kind} property changed", f"{prop} of {kind} {key}",
+                              _dimension_change(sheet, kind, key, prop, how))
     return variants
 
 
@@ -349,17 +468,18 @@ def _filter(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
         ws = wb[sheet]
         ws.auto_filter.ref = None if current else ws.dimensions
 
-    yield "filter changed", f"autofilter {current}", refilter
+    yield Variant("filter", "filter changed", f"autofilter {current}", refilter)
 
 
 def _data_validation(book: Workbook, sheet: str, rule: Mapping[str, Any]) -> Variants:
     if not book[sheet].data_validations.dataValidation:
+        yield Variant("data_validation", "not varied", "no data validation on the sheet", None)
         return
 
     def drop(wb: Workbook) -> None:
         wb[sheet].data_validations.dataValidation.pop()
 
-    yield "validation dropped", "the last data validation", drop
+    yield Variant("data_validation", "validation dropped", "the last data validation", drop)
 
 
 RULE_MAKERS: dict[str, Callable[[Workbook, str, Mapping[str, Any]], Variants]] = {
@@ -375,26 +495,23 @@ RULE_MAKERS: dict[str, Callable[[Workbook, str, Mapping[str, Any]], Variants]] =
     "col_props": _dimensions("column"),
     "filter": _filter,
     "data_validation": _data_validation,
-    "sheet_print": lambda book, sheet, rule: iter(()),  # varied through its CSV export, below
+    "sheet_print": lambda book, sheet, rule: iter(()),  # varied through its CSV export: _print_variants
 }
 
 
-def _print_variants(path: Path, rules: list[Mapping[str, Any]], book: Workbook) -> Iterator[tuple[str, str, Callable[[Path], None]]]:
+def _print_variants(path: Path, sheet: str, workdir: Path) -> Iterator[NearMiss]:
     """For a ``sheet_print`` rule: the printed export of its result sheet with one line's last
-    value changed."""
-    for rule in rules:
-        if rule.get("type") != "sheet_print" or (sheet := _result_sheet(book, rule)) is None:
-            continue
-        export = path.with_name(f"{path.stem}-{sheet}.csv")
-        if not export.is_file():
-            continue
-        lines = export.read_text(encoding="utf-8").splitlines(keepends=True)
-        filled = [i for i, line in enumerate(lines) if line.strip()]
-        if not filled:
-            continue
-        i = filled[middle(len(filled))]
-
-        def rewrite(out: Path, lines: list[str] = lines, i: int = i, name: str = export.name) -> None:
-            out.with_name(name).write_text("".join([*lines[:i], changed_text(lines[i]), *lines[i + 1:]]), encoding="utf-8")
-
-        yield "printed value changed", f"sheet_print rule, sheet {sheet!r}: line {i + 1}", rewrite
+    value changed (the workbook as it was)."""
+    where = f"sheet_print rule, sheet {sheet!r}"
+    export = path.with_name(f"{path.stem}-{sheet}.csv")
+    lines = export.read_text(encoding="utf-8").splitlines(keepends=True) if export.is_file() else []
+    filled = [i for i, line in enumerate(lines) if line.strip()]
+    if not filled:
+        yield NearMiss("not varied", f"{where}: no printed text beside the result", part="sheet_print", untried=True)
+        return
+    i = filled[middle(len(filled))]
+    out = numbered(workdir, path.name)
+    shutil.copyfile(path, out)
+    _copy_exports(path, out)
+    out.with_name(export.name).write_text("".join([*lines[:i], changed_text(lines[i]), *lines[i + 1:]]), encoding="utf-8")
+    yield NearMiss("printed value changed", f"{where}: line {i + 1}", str(out), part="sheet_print")

@@ -3,7 +3,8 @@
 Rules kept from the original: ``func`` string or list; ``conj`` "and" returns 0 at the first
 zero, else the *mean* (so partial credit survives); "or" returns 1 at the first one, else the max;
 ``options`` dict or aligned list; a null ``expected`` calls ``metric(result, **options)``; a
-``FileNotFoundError`` or a metric exception scores 0. A metric returning a
+``FileNotFoundError`` or a metric exception scores 0, and the metric's entry names what was
+raised (a crash is not a verdict, which ``--validate`` must tell apart). A metric returning a
 :class:`~pytest_spider2v.registry.Scored` has its parts (sub-answer verdicts) kept in the
 metric's entry of the record. Deliberate fixes: FAIL is recognised in
 every action form (the original only matched the bare string, §9.2); environment faults raised
@@ -89,7 +90,7 @@ def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, exp
         with ctx.integrity.expected_side() if ctx.integrity is not None else nullcontext():
             expected = _fetch(ctx, expected_spec)
     except FileNotFoundError as exc:
-        return MetricResult(name, 0.0, f"file not found: {exc}")
+        return MetricResult(name, 0.0, f"file not found: {exc}", raised=f"FileNotFoundError: {exc}")
     inputs = Fetched(name, result, expected, options, expected_spec is not None, 0.0)
     verdict = score_metric(inputs)
     fetched.append(replace(inputs, score=verdict.score))
@@ -98,10 +99,12 @@ def _one_metric(ctx: TaskContext, name: str, result_spec: GetterSpec | None, exp
 
 def score_metric(inputs: Fetched) -> MetricResult:
     """Call the metric on ``inputs`` as the evaluator does: an exception scores 0 (the original's
-    rule), what the metric logs says why."""
+    rule), what the metric logs says why. The result's ``raised`` keeps the exception apart from
+    a judged 0: a score cannot tell "rejected" from "could not judge", and ``--validate`` must."""
     name = inputs.func
     metric = metrics.get(name)
     parts: tuple[Mapping[str, Any], ...] = ()
+    raised = ""
     with _captured_logs(metric.__module__.split(".")[0]) as lines:
         try:
             if inputs.takes_expected:
@@ -111,7 +114,8 @@ def score_metric(inputs: Fetched) -> MetricResult:
         except (EnvironmentFault, Unavailable):
             raise
         except Exception as exc:  # the original scores any metric exception as 0
-            lines.append(f"{name} raised {type(exc).__name__}: {exc}")
+            raised = f"{type(exc).__name__}: {exc}"
+            lines.append(f"{name} raised {raised}")
             value = 0.0
     if isinstance(value, Scored):
         lines[:0] = [value.detail] if value.detail else []
@@ -119,7 +123,7 @@ def score_metric(inputs: Fetched) -> MetricResult:
         value = value.score
     score = float(value or 0.0)
     return MetricResult(name, score, "; ".join(lines) or ("matched" if score == 1 else "did not match"),
-                        tuple(dict(part) for part in parts))
+                        tuple(dict(part) for part in parts), raised)
 
 
 def _fetch(ctx: TaskContext, spec: GetterSpec | None) -> Any:

@@ -147,17 +147,22 @@ class MetricResult:
     #: the parts it judged, for a metric that returns them (a closed-form question's sub-answers:
     #: name, expected, given, correct)
     parts: tuple[JsonObject, ...] = ()
+    #: what the metric (or a getter, a file not found) raised instead of judging, "Type: message":
+    #: scored 0 by the original's rule, yet no verdict; empty when the metric judged
+    raised: str = ""
 
     def to_json(self) -> JsonObject:
         data: JsonObject = {"func": self.func, "score": self.score, "detail": self.detail}
         if self.parts:
             data["parts"] = [dict(part) for part in self.parts]
+        if self.raised:
+            data["raised"] = self.raised
         return data
 
     @classmethod
     def from_json(cls, data: JsonObject) -> MetricResult:
         return cls(text(data, "func"), number(data, "score") or 0.0, text(data, "detail"),
-                   tuple(objects(data, "parts")))
+                   tuple(objects(data, "parts")), text(data, "raised"))
 
 
 @dataclass

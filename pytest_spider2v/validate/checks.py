@@ -6,9 +6,11 @@ Each task gets up to four items, so failures are precise and ``--lf`` reruns onl
 * ``[validate-near-miss]`` every metric that scored the reference run's result 1 must score
   below 1 on each almost-right variant of that result (one value changed, one row dropped, ...:
   :mod:`.near_miss`); a variant still scoring 1 is a lax evaluation, and fails the check unless
-  the task is on the errata list as ``lax_evaluator``. It reuses the reference run's fetched
-  results (the two checks of a task run in one process, in order); run alone (``-k near-miss``,
-  ``--lf``) it runs the reference solution first;
+  the task is on the errata list as ``lax_evaluator``; a variant the metric raises on is a crash,
+  not a catch, and fails the check unless the task's erratum lists it (``near_miss_crashes``). A
+  check that tried nothing passes as "not covered", never as all caught. It reuses the reference
+  run's fetched results (the two checks of a task run in one process, in order); run alone
+  (``-k near-miss``, ``--lf``) it runs the reference solution first;
 * ``[validate-wrong]`` its deliberately wrong solution (``wrong_solution.py``) must score 0
   (the evaluator checks the outcome, not merely that something happened); project tasks, and
   tasks whose format makes one (a DABench question: its labels with one sub-answer perturbed);
@@ -28,8 +30,10 @@ reference check skips saying so, while a project task without ``solution.py`` fa
 
 A reference solution works from its own task's instruction. For a task on the errata list whose
 defect means the instruction cannot reach the gold (an abstract variant its instruction cannot
-solve, an instruction the evaluator contradicts, a wrong gold), the reference check passes when
-that solution scores below 1, showing the erratum, and fails if it scores 1 (the entry is stale).
+solve, an instruction the evaluator contradicts or leaves open, a wrong gold), the reference check
+passes when that solution scores what the erratum predicts (its ``reference_score``, below 1),
+each metric having judged, showing the erratum; it fails if it scores 1 (the entry is stale), if
+it scores anything else, or if a metric raised (a crash scores 0 too, and shows nothing).
 
 The noop episode reuses the reset check's second environment: a reset is the slowest part of a
 check (services to start, documents to load), and this saves one per task.
@@ -40,6 +44,7 @@ Agents are named, never imported: the checks use whatever is registered as ``ora
 from __future__ import annotations
 
 import difflib
+import math
 import operator
 import time
 from dataclasses import dataclass
@@ -52,9 +57,9 @@ from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.run.episode import settled
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.lifecycle import TaskRun
-from pytest_spider2v.tasks.errata import INSTRUCTION_CANNOT_PASS
+from pytest_spider2v.tasks.errata import INSTRUCTION_CANNOT_PASS, Erratum
 from pytest_spider2v.tasks.model import Task
-from pytest_spider2v.validate.near_miss import try_near_misses
+from pytest_spider2v.validate.near_miss import NearMisses, Uncovered, try_near_misses
 from pytest_spider2v.validate.tree_mask import mask_clocks
 
 
@@ -146,21 +151,39 @@ def check_task(request: pytest.FixtureRequest, spider2v_check: Check, spider2v_r
             request.node.user_properties.append((GUI_ROUTE, task.gui_route))
     erratum = task.erratum
     if check is REFERENCE and erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
-        if outcome.score < 1:  # the solution followed the instruction, and the defect shows
-            request.node.user_properties.append((ERRATUM_SHOWN, True))
-            return
-        pytest.fail(f"reference: {task.key} is on the errata list ({erratum.kind}: {erratum.summary}), yet its "
-                    "reference solution, which follows the instruction, scores 1: the erratum no longer holds "
-                    "(pytest_spider2v/tasks/errata.yaml)", pytrace=False)
+        _check_erratum_shown(request, task, erratum, outcome)
+        return
     if outcome.score != check.expected:
         who = f"{check.agent} agent" + (f" with {check.solution}" if check.solution else "")
         pytest.fail(f"{check.name}: the {who} should score {check.expected:g}, got {outcome.score:g}: "
                     f"{outcome.detail}", pytrace=False)
 
 
+def _check_erratum_shown(request: pytest.FixtureRequest, task: Task, erratum: Erratum, outcome: Evaluation) -> None:
+    """The reference run of a task whose instruction cannot pass must end as its erratum says:
+    the predicted score, from metrics that judged."""
+    predicted = erratum.reference_score
+    assert predicted is not None, "the errata loader requires reference_score for these kinds"
+    listed = f"{task.key} is on the errata list ({erratum.kind}: {erratum.summary})"
+    crashed = [m for m in outcome.metrics if m.raised]
+    if crashed:
+        pytest.fail(f"reference: {listed}, and its reference run should score {predicted:g} as the "
+                    f"erratum predicts, but {crashed[0].func} raised {crashed[0].raised}: a crash shows no erratum",
+                    pytrace=False)
+    if outcome.score >= 1:
+        pytest.fail(f"reference: {listed}, yet its reference solution, which follows the instruction, scores 1: the "
+                    "erratum no longer holds (pytest_spider2v/tasks/errata.yaml)", pytrace=False)
+    if not math.isclose(outcome.score, predicted, abs_tol=1e-4):
+        pytest.fail(f"reference: {listed}: its reference run scored {outcome.score:g}, the erratum predicts "
+                    f"{predicted:g} (reference_score in pytest_spider2v/tasks/errata.yaml): "
+                    f"{outcome.detail}", pytrace=False)
+    request.node.user_properties.append((ERRATUM_SHOWN, True))  # it followed the instruction; the defect shows
+
+
 def _check_near_misses(request: pytest.FixtureRequest, run: TaskRun) -> None:
     """Vary what the reference run fetched; fail on a variant a metric still scores 1, unless
-    the errata list already names the task's evaluator as lax."""
+    the errata list already names the task's evaluator as lax, and on a variant a metric raises
+    on, unless the task's erratum lists that crash."""
     task = run.task
     outcome = request.config.stash.get(REFERENCE_OUTCOMES, {}).pop(task.key, None)
     if outcome is None:  # the reference check did not run in this process: run its solution here
@@ -169,18 +192,31 @@ def _check_near_misses(request: pytest.FixtureRequest, run: TaskRun) -> None:
     erratum = task.erratum
     if outcome.score < 1:
         if erratum is not None and erratum.kind in INSTRUCTION_CANNOT_PASS:
-            run.record.finish("passed", outcome.score, f"no right result to vary: on the errata list ({erratum.kind})")
+            why = f"no right result to vary: on the errata list ({erratum.kind})"
+            found = NearMisses(uncovered=[Uncovered(m.func, "", why) for m in outcome.metrics])
+            request.node.user_properties.append((NEAR_MISSES, found.to_json()))
+            run.record.finish("passed", outcome.score, found.summary())
             return  # its reference check shows the erratum
         run.skip(f"near-miss: nothing to vary, the reference solution scored {outcome.score:g} (its check fails)")
     if not outcome.fetched:
         run.skip("near-miss: the reference outcome was read from an earlier record (--resume): nothing fetched to vary")
     found = try_near_misses(outcome.fetched, run.record.directory / "near-misses")
     request.node.user_properties.append((NEAR_MISSES, found.to_json()))
+    problems = []
     lax = found.lax
     if lax and not (erratum is not None and erratum.kind == "lax_evaluator"):
-        run.fail(f"near-miss: a lax evaluation, {len(lax)} of {len(found.trials)} near misses still scored 1 "
-                 f"(add the task to pytest_spider2v/tasks/errata.yaml as lax_evaluator, or fix the evaluator):\n"
-                 + "\n".join(f"  {trial.describe()}" for trial in lax[:20]))
+        problems.append(f"near-miss: a lax evaluation, {len(lax)} of {len(found.trials)} near misses still scored 1 "
+                        "(add the task to pytest_spider2v/tasks/errata.yaml as lax_evaluator, or fix the evaluator):\n"
+                        + "\n".join(f"  {trial.describe()}" for trial in lax[:20]))
+    explained = erratum.near_miss_crashes if erratum is not None else ()
+    crashed = [trial for trial in found.crashed if trial.label not in explained]
+    if crashed:
+        problems.append(f"near-miss: {len(crashed)} of {len(found.trials)} near misses crashed the metric instead of "
+                        "being judged, and a crash is no catch (fix the metric or the maker, or list the variant in "
+                        "the task's near_miss_crashes in pytest_spider2v/tasks/errata.yaml, with the evidence):\n"
+                        + "\n".join(f"  {trial.describe()}" for trial in crashed[:20]))
+    if problems:
+        run.fail("\n".join(problems))
     run.record.finish("passed", outcome.score, found.summary())
 
 

@@ -11,9 +11,13 @@ The files, collected and runnable columns read the task files of the paths pytes
 the other three come from the check reports (under xdist the controller reads them from the
 reports its workers send), so ``-k`` or ``--validate-changed`` shrink only "checked".
 
-A second table gives the near-miss checks per app: the variants tried and caught, the tasks with
-a lax evaluation (a variant still scored 1), and what no maker could vary; the lax ones and the
-uncovered metrics are listed below it by task.
+A second table gives the near-miss checks per app: the variants tried and what became of each
+(caught: scored below 1; crashed: the metric raised; lax: still scored 1), and the tasks with
+something not covered (a check that tried nothing among them). A third gives the same per metric
+and per part of a metric's check (a ``compare_table`` rule type and property, such as
+``pivot_table.filter``): tried, caught, crashed, lax, and how many times that part was not
+covered. The lax and crashed variants and the uncovered parts are listed below them by task. A
+crashed variant is never counted as caught: tried = caught + crashed + lax.
 """
 
 from __future__ import annotations
@@ -48,8 +52,20 @@ class _AppNearMisses:
     tasks: set[str] = field(default_factory=set)
     tried: int = 0
     caught: int = 0
+    crashed: dict[str, list[str]] = field(default_factory=dict)  #: task -> the variants the metric raised on
     lax: dict[str, list[str]] = field(default_factory=dict)  #: task -> the variants still scored 1
     uncovered: dict[str, list[str]] = field(default_factory=dict)  #: task -> what no maker varied
+
+
+@dataclass
+class _PartFigures:
+    """One metric's, or one part of its check's, figures over the run."""
+
+    tried: int = 0
+    caught: int = 0
+    crashed: int = 0
+    lax: int = 0
+    uncovered: int = 0  #: times no variant tried it (a rule listing it, a task whose check tried nothing)
 
 
 class ValidationSummary:
@@ -59,6 +75,7 @@ class ValidationSummary:
         self.config = config
         self.apps: dict[str, _AppChecks] = defaultdict(_AppChecks)
         self.near_misses: dict[str, _AppNearMisses] = defaultdict(_AppNearMisses)
+        self.parts: dict[tuple[str, str], _PartFigures] = defaultdict(_PartFigures)  #: (metric, part) -> figures
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
@@ -75,16 +92,26 @@ class ValidationSummary:
             (figures.shown if properties.get(ERRATUM_SHOWN) else figures.solved).add(check["task"])
             if properties.get(GUI_ROUTE) and not properties.get(ERRATUM_SHOWN):
                 figures.gui_routes.add(check["task"])
-        if (tried := properties.get(NEAR_MISSES)) is not None:
-            found, near = NearMisses.from_json(tried), self.near_misses[app]  # type: ignore[arg-type]
-            near.tasks.add(check["task"])
-            near.tried += len(found.trials)
-            near.caught += found.caught
-            if found.lax:
-                near.lax[check["task"]] = [trial.describe() for trial in found.lax]
-            if found.uncovered or found.unusable:
-                near.uncovered[check["task"]] = [*found.uncovered, *(f"{f}: rewriting changes the score"
-                                                                     for f in found.unusable)]
+        if report.when == "call" and (tried := properties.get(NEAR_MISSES)) is not None:  # once, not per phase
+            self._count_near_misses(app, check["task"], NearMisses.from_json(tried))  # type: ignore[arg-type]
+
+    def _count_near_misses(self, app: str, task: str, found: NearMisses) -> None:
+        near = self.near_misses[app]
+        near.tasks.add(task)
+        near.tried += len(found.trials)
+        near.caught += len(found.caught)
+        for trial in found.trials:
+            figures = self.parts[trial.func, trial.part]
+            figures.tried += 1
+            setattr(figures, trial.outcome, getattr(figures, trial.outcome) + 1)
+        for each in found.uncovered:
+            self.parts[each.func, each.part].uncovered += 1
+        if found.crashed:
+            near.crashed[task] = [trial.describe() for trial in found.crashed]
+        if found.lax:
+            near.lax[task] = [trial.describe() for trial in found.lax]
+        if found.uncovered or not found.trials:
+            near.uncovered[task] = [u.describe() for u in found.uncovered] or ["no near miss tried"]
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if is_worker(self.config) or not self.apps:
@@ -95,6 +122,9 @@ class ValidationSummary:
         if self.near_misses:
             terminalreporter.write_sep("=", "spider2v near misses per app")
             for line in self.near_miss_table():
+                terminalreporter.write_line(line)
+            terminalreporter.write_sep("=", "spider2v near misses per metric and part")
+            for line in self.part_table():
                 terminalreporter.write_line(line)
 
     def table(self) -> list[str]:
@@ -110,16 +140,23 @@ class ValidationSummary:
                         rows)
 
     def near_miss_table(self) -> list[str]:
-        """Per app: tasks checked, variants tried and caught, tasks with a lax evaluation, tasks
-        with something not covered; then the lax variants and the uncovered parts by task."""
-        rows = [(app, len(n.tasks), n.tried, n.caught, len(n.lax), len(n.uncovered))
-                for app, n in sorted(self.near_misses.items())]
-        out = _columns(("app", "tasks", "tried", "caught", "lax", "uncovered"), rows)
-        for label, attribute in (("lax", "lax"), ("not covered", "uncovered")):
+        """Per app: tasks checked, variants tried, caught, crashed and lax, tasks with something
+        not covered; then the lax and crashed variants and the uncovered parts by task."""
+        rows = [(app, len(n.tasks), n.tried, n.caught, sum(map(len, n.crashed.values())),
+                 sum(map(len, n.lax.values())), len(n.uncovered)) for app, n in sorted(self.near_misses.items())]
+        out = _columns(("app", "tasks", "tried", "caught", "crashed", "lax", "not covered"), rows)
+        for label, attribute in (("lax", "lax"), ("crashed", "crashed"), ("not covered", "uncovered")):
             for app, near in sorted(self.near_misses.items()):
                 for task, what in sorted(getattr(near, attribute).items()):
                     out.append(f"{label}: {task}: " + "; ".join(what[:5]) + (f"; ... ({len(what)} in all)" if len(what) > 5 else ""))
         return out
+
+    def part_table(self) -> list[str]:
+        """Per metric, and per part of a metric's check: variants tried, caught, crashed and lax,
+        and how many times the part was not covered."""
+        rows = [(f"{func} {part}".strip(), f.tried, f.caught, f.crashed, f.lax, f.uncovered)
+                for (func, part), f in sorted(self.parts.items())]
+        return _columns(("metric / part", "tried", "caught", "crashed", "lax", "not covered"), rows)
 
     def _static_figures(self) -> dict[str, tuple[int, int, int]]:
         """App -> (task files, collected, runnable) over the paths pytest was given."""
@@ -147,4 +184,5 @@ def _columns(header: tuple[str, ...], rows: Sequence[tuple[Any, ...]]) -> list[s
     totals = tuple(sum(row[i] for row in rows) for i in range(1, len(header)))
     lines = [header, *rows, ("total", *totals)]
     width = max(len(str(line[0])) for line in lines)
-    return [f"{line[0]:<{width}}" + "".join(f"{value:>11}" for value in line[1:]) for line in lines]
+    counts = [max(10, *(len(str(line[i])) for line in lines)) + 1 for i in range(1, len(header))]
+    return [f"{line[0]:<{width}}" + "".join(f"{value:>{w}}" for value, w in zip(line[1:], counts)) for line in lines]

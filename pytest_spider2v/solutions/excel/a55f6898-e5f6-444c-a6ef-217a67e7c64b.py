@@ -11,8 +11,8 @@ from calc_uno import add_sheet, document, merge
 out = add_sheet(document("EntireSummerSales.xlsx"), "Sheet2")
 merge(out, "A1:B1", "Summer sales ($)")
 
-# %% a pivot table of all of Sheet1's data at Sheet2.A2: rows Month, columns Sales Channel, data
-# Sum of Revenue
+# %% a pivot table of all of Sheet1's data at Sheet2.A2 (the cell the tutorial's steps 12-15 choose):
+# rows Month, columns Sales Channel, data Sum of Revenue
 from calc_uno import document, extent, letter, pivot_table, sheet
 doc = document("EntireSummerSales.xlsx")
 data, out = sheet(doc, "Sheet1"), sheet(doc, "Sheet2")

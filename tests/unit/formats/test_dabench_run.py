@@ -78,7 +78,7 @@ def test_validate_checks_every_question(pytester: pytest.Pytester, checkout: Pat
     state = json.loads((pytester.path / "state.json").read_text())
     assert sorted(state["tasks"]) == ["dabench/q0-titanic", "dabench/q3-titanic"]
     result.stdout.fnmatch_lines(["dabench*1*2*2*2*2*2*0*0"])  # files, collected, runnable, checked, set up, solved, errata, gui route
-    result.stdout.fnmatch_lines(["*near misses per app*", "dabench*2*6*6*0*0"])  # tasks, tried, caught, lax, uncovered
+    result.stdout.fnmatch_lines(["*near misses per app*", "dabench*2*6*6*0*0*0"])  # tasks, tried, caught, crashed, lax, not covered
 
 
 def test_resume_keeps_the_finished_questions(pytester: pytest.Pytester, checkout: Path) -> None:

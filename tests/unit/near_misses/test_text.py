@@ -75,4 +75,5 @@ def test_a_metric_without_a_maker_is_not_covered(tmp_path: Path) -> None:
     there = tmp_path / "there.txt"
     there.write_text("x", encoding="utf-8")
     found = near_misses_of("check_file_existence", str(there), workdir=tmp_path / "w", takes_expected=False)
-    assert found.trials == [] and found.uncovered == ["check_file_existence"]
+    assert found.trials == [] and [u.describe() for u in found.uncovered] == [
+        "check_file_existence: no near-miss maker for this metric"]

@@ -101,6 +101,16 @@ def test_missing_file_and_metric_exceptions_score_zero_with_the_reason() -> None
     assert broken.score == 0.0 and "ValueError: cannot parse" in broken.detail
 
 
+def test_a_metric_that_raised_is_named_apart_from_one_that_judged_zero() -> None:
+    missing = evaluate(ctx_for({"func": "t_value", "result": {"type": "t_const", "raise": "/home/user/out.csv"}}))
+    broken = evaluate(ctx_for({"func": "t_value", "result": g("missing-file")}))
+    judged = evaluate(ctx_for({"func": "t_value", "result": g(0)}))
+    assert [m.raised for m in missing.metrics] == ["FileNotFoundError: /home/user/out.csv"]
+    assert [m.raised for m in broken.metrics] == ["ValueError: cannot parse"]
+    assert [m.raised for m in judged.metrics] == [""]
+    assert broken.score == judged.score == 0.0  # the score keeps the original's rule
+
+
 def test_metric_logs_explain_the_score() -> None:
     result = evaluate(ctx_for({"func": "t_value", "result": g(0), "options": {"explain": True}}))
     assert "cell B2 differs: 3 != 4" in result.detail

@@ -88,6 +88,12 @@ def test_missing_and_unknown_keys_are_tolerated() -> None:
     assert (result.live_view, result.video, result.replay_of) == (None, None, None)
 
 
+def test_what_a_metric_raised_is_written_only_where_it_raised() -> None:
+    crashed = MetricResult("compare_table", 0.0, "compare_table raised KeyError: 'B'", raised="KeyError: 'B'")
+    assert MetricResult.from_json(crashed.to_json()) == crashed
+    assert "raised" not in MetricResult("compare_table", 0.0, "did not match").to_json()
+
+
 def test_resume_reuses_a_v0_1_record_without_running_the_task_again(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(f"import sys\nsys.path.insert(0, {str(REPO)!r})\n"
                           "from tests.support.screen_env import register\nregister()\n")

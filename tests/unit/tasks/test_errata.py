@@ -42,12 +42,25 @@ def test_every_entry_names_a_task_of_the_sample() -> None:
     assert set(load_errata()) - keys == set()
 
 
+#: An entry's required fields but its kind.
+ENTRY = "airflow/x:\n  summary: s\n  evidence: e\n  action: a\n"
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("- a list\n", "expected a mapping of task keys"),
     ("airflow/x:\n  kind: lax_evaluator\n  summary: s\n  evidence: e\n", "airflow/x.action: missing or empty"),
     ("airflow/x:\n  kind: too_hard\n  summary: s\n  evidence: e\n  action: a\n", "airflow/x.kind: 'too_hard' is none of"),
     ("airflow/x:\n  kind: wrong_gold\n  summary: s\n  evidence: e\n  action: a\n  fix: b\n", "unknown field 'fix'"),
     ("x:\n  kind: wrong_gold\n  summary: s\n  evidence: e\n  action: a\n", "x: a task key is <app>/<task id>"),
+    (f"{ENTRY}  kind: wrong_gold\n", "airflow/x.reference_score: missing (a wrong_gold entry predicts the score"),
+    (f"{ENTRY}  kind: lax_evaluator\n  reference_score: 0\n",
+     "airflow/x.reference_score: only an entry whose instruction cannot pass predicts a reference score"),
+    (f"{ENTRY}  kind: under_specified\n  reference_score: 1\n", "airflow/x.reference_score: 1 is no score from 0"),
+    (f"{ENTRY}  kind: under_specified\n  reference_score: low\n", "airflow/x.reference_score: 'low' is no score"),
+    (f"{ENTRY}  kind: lax_evaluator\n  near_miss_crashes: compare_table\n",
+     "airflow/x.near_miss_crashes: expected a list of '<metric>: <kind of variant>'"),
+    (f"{ENTRY}  kind: lax_evaluator\n  near_miss_crashes: ['compare_table: ']\n",
+     "airflow/x.near_miss_crashes: expected a list"),
 ])
 def test_mistakes_in_a_list_are_named(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "errata.yaml"
@@ -55,6 +68,17 @@ def test_mistakes_in_a_list_are_named(tmp_path: Path, text: str, message: str) -
     with pytest.raises(ValueError, match=f"^{path}: .*") as raised:
         load_errata(path)
     assert message in str(raised.value)
+
+
+def test_the_optional_fields_load_where_they_belong(tmp_path: Path) -> None:
+    path = tmp_path / "errata.yaml"
+    path.write_text(f"{ENTRY}  kind: under_specified\n  reference_score: 0.5\n"
+                    "airflow/y:\n  kind: lax_evaluator\n  summary: s\n  evidence: e\n  action: a\n"
+                    "  near_miss_crashes: ['compare_table: pivot item hidden']\n")
+    errata = load_errata(path)
+    assert (errata["airflow/x"].reference_score, errata["airflow/x"].near_miss_crashes) == (0.5, ())
+    assert (errata["airflow/y"].reference_score, errata["airflow/y"].near_miss_crashes) == (
+        None, ("compare_table: pivot item hidden",))
 
 
 def checkout_task(root: Path, app: str, task_id: str) -> Path:

@@ -61,7 +61,21 @@ def test_the_reference_run_is_varied_not_repeated(pytester: pytest.Pytester, xdi
     result = pytester.runpytest("tasks", "--validate", "-k", "reference or near-miss", "-p", "no:cacheprovider", *xdist)
     result.assert_outcomes(passed=8)
     assert [episodes(task) for task in tasks] == [1, 1, 1, 1]
-    result.stdout.fnmatch_lines(["*near misses per app*", "chromium*4*24*24*0*0"])
+    # per app: tasks, tried, caught, crashed, lax, not covered
+    result.stdout.fnmatch_lines(["*near misses per app*", "chromium*4*24*24*0*0*0"])
+
+
+def test_a_check_that_tries_nothing_is_not_covered(pytester: pytest.Pytester) -> None:
+    """A metric without a maker: the check passes (nothing in the task is wrong), and the table
+    says not covered, never all caught."""
+    pytester.makeconftest(CONFTEST)
+    path = url_task(pytester.path, "chromium", "unmade", [])
+    (path.parent / "fetched.json").write_text(json.dumps(["check_file_existence", "/home/user/a.png", None]))
+    result = pytester.runpytest("tasks", "--validate", "-k", "near-miss", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["chromium*1*0*0*0*0*1",
+                                 "not covered: chromium/unmade: check_file_existence: no near-miss maker for this metric",
+                                 "*near misses per metric and part*", "check_file_existence*0*0*0*0*1"])
 
 
 def test_alone_it_runs_the_reference_itself(pytester: pytest.Pytester) -> None:

@@ -8,14 +8,17 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, SET_UP
+from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, NEAR_MISSES, SET_UP
+from pytest_spider2v.validate.near_miss import NearMisses, Trial, Uncovered
 from pytest_spider2v.validate.selection import PROPERTY
 from pytest_spider2v.validate.summary import ValidationSummary
 
 
 def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool = False,
-           shown: bool = False, gui_route: str | None = None) -> pytest.TestReport:
+           shown: bool = False, gui_route: str | None = None, near_misses: NearMisses | None = None) -> pytest.TestReport:
     properties: list[tuple[str, Any]] = [(PROPERTY, {"task": task, "check": check, "checks": [], "fingerprint": ""})]
+    if near_misses is not None:
+        properties.append((NEAR_MISSES, near_misses.to_json()))
     if set_up:
         properties.append((SET_UP, True))
     if shown:
@@ -62,3 +65,33 @@ def test_a_path_inside_another_given_path_is_counted_once(tmp_path: Path) -> Non
     once = ValidationSummary(config)._static_figures()  # type: ignore[arg-type]
     config.args = ["tasks"]
     assert once == ValidationSummary(config)._static_figures() == {"calc": (1, 0, 0)}  # type: ignore[arg-type]
+
+
+def test_near_misses_per_app_and_per_part_never_count_a_crash_as_caught() -> None:
+    table = NearMisses([Trial("compare_table", "value changed", "cell B2", 0.0, "sheet_data"),
+                        Trial("compare_table", "pivot item hidden", "field 0", 0.0, "pivot_table.filter",
+                              "KeyError: 0"),
+                        Trial("compare_table", "chart type changed", "barChart", 1.0, "chart.type")],
+                       [Uncovered("compare_table", "pivot_table.name", "no near-miss maker varies it")])
+    nothing = NearMisses(uncovered=[Uncovered("compare_images", "", "no near-miss maker for this metric")])
+    plugin = summary(report("excel/a", "near-miss", "failed", near_misses=table),
+                     report("excel/a", "near-miss", "failed", when="teardown", near_misses=table),  # counted once
+                     report("excel/b", "near-miss", "passed", near_misses=nothing),
+                     report("excel/c", "near-miss", "passed", near_misses=NearMisses()))
+    lines = plugin.near_miss_table()
+    assert lines[0].split() == ["app", "tasks", "tried", "caught", "crashed", "lax", "not", "covered"]
+    assert lines[1].split() == ["excel", "3", "3", "1", "1", "1", "3"]
+    assert lines[3:] == [
+        "lax: excel/a: compare_table: chart type changed (barChart) still scored 1",
+        "crashed: excel/a: compare_table: pivot item hidden (field 0) crashed the metric: KeyError: 0",
+        "not covered: excel/a: compare_table pivot_table.name: no near-miss maker varies it",
+        "not covered: excel/b: compare_images: no near-miss maker for this metric",
+        "not covered: excel/c: no near miss tried"]
+    assert [line.split() for line in plugin.part_table()] == [
+        ["metric", "/", "part", "tried", "caught", "crashed", "lax", "not", "covered"],
+        ["compare_images", "0", "0", "0", "0", "1"],
+        ["compare_table", "chart.type", "1", "0", "0", "1", "0"],
+        ["compare_table", "pivot_table.filter", "1", "0", "1", "0", "0"],
+        ["compare_table", "pivot_table.name", "0", "0", "0", "0", "1"],
+        ["compare_table", "sheet_data", "1", "1", "0", "0", "0"],
+        ["total", "3", "1", "1", "1", "2"]]
