@@ -19,12 +19,15 @@ run on the same desktop (no model involved):
   one run: what scaling out gives when each node has room for one desktop (the lab's nodes share
   this machine's cores, so it measures the placement, not more hardware);
 * **cluster_suite**: the same for the suite's desktops, ``pytest tasks/ -m abstract --agent
-  oracle`` (each task once, in its abstract variant) on the lab, one node against three, in one run.
+  oracle`` (each task once, in its abstract variant) on the lab, one node against three, in one run;
+* **integrity**: what the tamper checks add to a task (the baseline before the first action, the
+  checks before and after the evaluation, as each record's ``integrity.seconds`` gives them), over
+  the suite's tasks once each (``-m abstract``) with the reference agent at ``-n 2``.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -53,7 +56,7 @@ from pytest_spider2v.cli.catalog import splice
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite")
+PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite", "integrity")
 #: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
 LAB = ROOT / "scripts" / "swarm-lab.sh"
 CLUSTER_QUESTIONS = 24
@@ -87,6 +90,7 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "suite.speedup": ("ge", 1.6, "x"),
     "idle_memory_mb.desktop": ("le", 600.0, "MB"),
     "dabench.seconds": ("le", 900.0, "s"),
+    "integrity.seconds": ("le", 1.0, "s"),
 }
 
 
@@ -296,14 +300,18 @@ def memory_figures(bench: Bench) -> dict[str, float]:
     return figures
 
 
-def oracle_run(target: Path | str, workers: int, *extra: str, env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Wall time and outcome counts of ``pytest TARGET --agent oracle -n WORKERS [EXTRA...]``."""
+def oracle_run(target: Path | str, workers: int, *extra: str, env: dict[str, str] | None = None,
+               records: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Wall time and outcome counts of ``pytest TARGET --agent oracle -n WORKERS [EXTRA...]``;
+    each task's ``result.json`` is appended to ``records`` when given."""
     with tempfile.TemporaryDirectory(prefix="spider2v-bench-run-") as results:
         started = time.perf_counter()
         proc = subprocess.run([sys.executable, "-m", "pytest", str(target), "--agent", "oracle", "-n", str(workers),
                                "--retries", "1", "-p", "no:cacheprovider", "-q", "--results-dir", results, *extra],
                               cwd=ROOT, capture_output=True, text=True, check=False, env={**os.environ, **(env or {})})
         wall = time.perf_counter() - started
+        if records is not None:
+            records += [json.loads(path.read_text()) for path in Path(results).rglob("result.json")]
     last = proc.stdout.strip().splitlines()[-1] if proc.stdout.strip() else ""
     counts = {k: int(n) for n, k in re.findall(r"(\d+) (passed|failed|errors?|skipped)", last)}
     return {"seconds": round(wall, 1), **counts}
@@ -321,6 +329,17 @@ def dabench_figures() -> dict[str, Any]:
     if not DABENCH.is_dir():
         raise SystemExit(f"no InfiAgent-DABench dev set at {DABENCH} (set SPIDER2V_SHARED)")
     return oracle_run(DABENCH, 2)
+
+
+def integrity_figures() -> dict[str, Any]:
+    """The tamper checks' seconds per task over the suite's tasks once each, the reference agent
+    at ``-n 2``; and how many of those tasks they flagged (an honest run: none)."""
+    records: list[dict[str, Any]] = []
+    run = oracle_run("tasks/", 2, "-m", "abstract", records=records)
+    checks = [record.get("integrity") or {} for record in records]
+    seconds = [float(check["seconds"]) for check in checks if check.get("checked")]
+    return {"run": run, "tasks": len(records), "checked": len(seconds), "seconds": summary(seconds),
+            "flagged": sum(bool(check.get("findings")) for check in checks)}
 
 
 def cluster_figures() -> dict[str, Any]:
@@ -398,6 +417,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["cluster"] = cluster_figures()
     if "cluster_suite" in parts:
         figures["cluster_suite"] = cluster_suite_figures()
+    if "integrity" in parts:
+        figures["integrity"] = integrity_figures()
     return figures
 
 
@@ -511,6 +532,12 @@ def table(data: dict[str, Any]) -> str:
     cluster_suite = f.get("cluster_suite", {})
     if cluster_suite:
         rows.append(_lab_row(f"the suite's {cluster_suite['tasks']} tasks (abstract variant)", cluster_suite))
+    integrity = f.get("integrity", {})
+    if integrity:
+        rows.append(f"| tamper checks per task (baseline, before and after the evaluation), the suite's "
+                    f"{integrity['checked']} tasks once each, reference agent, {integrity['flagged']} flagged | "
+                    f"{_seconds(integrity.get('seconds'))} (p95 {integrity['seconds']['p95']:.2f} s, max "
+                    f"{integrity['seconds']['max']:.2f} s) | | {verdict('integrity.seconds')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

@@ -54,6 +54,7 @@ def render_task(result: TaskResult, directory: Path, link_base: Path | None = No
         parts.append(_section("Episode ended", f"<p>{_e(result.stop_reason)}</p>"))
     if result.detail:
         parts.append(_section("Detail", f"<pre>{_e(result.detail)}</pre>"))
+    parts.append(_charge_and_integrity(result))
     if result.answer is not None:
         parts.append(_section("Answer", f"<pre>{_e(result.answer)}</pre>"))
     parts.append(_evaluation(result.evaluation))
@@ -65,6 +66,28 @@ def render_task(result: TaskResult, directory: Path, link_base: Path | None = No
     parts.append(_steps(result, directory, link_base))
     parts.append("</div>")
     return "".join(p for p in parts if p)
+
+
+def _charge_and_integrity(result: TaskResult) -> str:
+    """Whom an outcome other than a pass is charged to and on what evidence, and what the tamper
+    checks of the evaluation found (or why there were none)."""
+    rows = []
+    charge = result.charge
+    if charge is not None:
+        evidence = "".join(f"<li>{_e(item)}</li>" for item in charge.evidence)
+        rows.append(["charged to", f"<b>{_e(charge.party)}</b>: {_e(charge.cause)}"
+                                   + (f"<ul>{evidence}</ul>" if evidence else "")])
+    check = result.integrity
+    if check is not None and not check.checked:
+        rows.append(["tamper checks", f"none: {_e(check.reason)}"])
+    elif check is not None:
+        found = ("".join(f'<li class="err">{_e(finding)}</li>' for finding in check.findings)
+                 if check.findings else '<li class="ok">nothing tampered with</li>')
+        rows.append(["tamper checks", f"<ul>{found}</ul>{check.seconds:.2f} s"])
+        if check.left_running:
+            rows.append(["left running by the agent", "<ul>" + "".join(f"<li><code>{_e(command)}</code></li>"
+                                                                        for command in check.left_running) + "</ul>"])
+    return _section("Charge and integrity", _table(["", ""], rows)) if rows else ""
 
 
 def _watching(result: TaskResult) -> str:

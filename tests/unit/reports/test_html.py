@@ -373,3 +373,22 @@ def test_tasks_that_ran_on_a_clusters_nodes_are_counted_per_node_in_the_text_the
     assert TaskSummary.from_json(placed[0].to_json()).node == "node1"
     local = summarize([_props("d", ["dbt"], "x", "easy", "passed", 1.0)])  # this machine: no node table
     assert "by_node" not in local.to_json() and not any(line.startswith("by node") for line in format_summary(local))
+
+
+def test_the_task_report_names_whom_it_is_charged_to_and_what_the_tamper_checks_found(tmp_path: Path) -> None:
+    tampered = TaskResult.from_json({
+        "task_id": "t", "status": "failed", "score": 0.0, "detail": "score 0: tampered",
+        "flags": [{"kind": "tampered", "reason": "/usr/bin/bash (a system program or library, changed)"}],
+        "charged_to": {"party": "agent", "cause": "tampered with what the evaluation takes as given",
+                       "evidence": ["score 0: tampered"]},
+        "integrity": {"checked": True, "findings": ["/usr/bin/bash (a system program or library, changed)"],
+                      "left_running": ["sh -c while :; do :; done"], "seconds": 0.41}})
+    html = render_task(tampered, tmp_path)
+    assert "<b>tampered</b>: /usr/bin/bash" in html  # the flag, first
+    assert "<b>agent</b>: tampered with what the evaluation takes as given" in html
+    assert '<li class="err">/usr/bin/bash (a system program or library, changed)</li>' in html
+    assert "<code>sh -c while :; do :; done</code>" in html and "0.41 s" in html
+    unsealed = TaskResult.from_json({"task_id": "u", "status": "passed", "score": 1.0,
+                                     "integrity": {"checked": False, "reason": "the environment has no witness"}})
+    assert "none: the environment has no witness" in render_task(unsealed, tmp_path)
+    assert "Charge and integrity" not in render_task(TaskResult.from_json({"task_id": "v"}), tmp_path)
