@@ -78,3 +78,12 @@ def test_the_readme_table_matches_the_committed_figures() -> None:
     proc = subprocess.run([sys.executable, str(SCRIPT), "--table", "--check", str(ROOT / "README.md")],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_the_tamper_checks_cost_is_judged_on_its_p50(harness) -> None:
+    figures = {"integrity": {"run": {"seconds": 700.0, "passed": 43}, "tasks": 43, "checked": 43, "flagged": 0,
+                             "seconds": {"p50": 0.42, "p95": 0.8, "min": 0.2, "max": 1.3, "n": 43}}}
+    assert harness.verdicts(figures)["integrity.seconds"] == {"target": "≤ 1 s", "measured": 0.42, "met": True}
+    table = harness.table({"figures": figures, "targets": harness.verdicts(figures)})
+    assert "| tamper checks per task (baseline, before and after the evaluation), the suite's 43 tasks once each, " \
+           "reference agent, 0 flagged | 0.42 s (p95 0.80 s, max 1.30 s) | | ≤ 1 s: met |" in table
