@@ -301,27 +301,46 @@ def test_no_agent_escapes_its_score_or_forges_one_and_honest_tasks_still_pass(tm
     assert all(refusal in fake for refusal in REFUSED), fake
 
 
-def test_a_container_killed_from_outside_mid_episode_is_an_environment_error_and_is_retried(tmp_path: Path) -> None:
-    """The reverse: the engine's events show the kill, so the fault is the environment's."""
-    folder = tmp_path / "tasks" / "red-team" / "killed-from-outside"
-    copy_task(RESTOCK, folder, "killed-from-outside")
-    cells = honest(RESTOCK)
-    killed: list[str] = []
-
+def killing_reply(cells: tuple[str, ...], killed: list[str]) -> Callable[[Request], str]:
+    """A model that answers with ``cells``; at its first turn the harness's container is killed
+    from outside (``docker kill``), once: its name goes to ``killed``."""
     def reply(request: Request) -> str:
         turn = request.turns("assistant")
-        if not killed:  # the first turn of the first attempt: the harness's container dies under it
-            client = docker.from_env()
-            running = client.containers.list(filters={"label": "pytest-spider2v.snapshot=desktop",
-                                                      "name": "spider2v-main-"})
-            oldest = min(running, key=lambda container: container.attrs["Created"])
+        if not killed:
+            running = docker.from_env().containers.list(filters={"label": "pytest-spider2v.snapshot=desktop",
+                                                                 "name": "spider2v-main-"})
+            oldest = min(running, key=lambda container: container.attrs["Created"])  # not the spare
             oldest.kill()
             killed.append(str(oldest.name))
         return code(cells[turn]) if turn < len(cells) else "DONE"
 
-    with LLMServer(default=reply) as server:
-        proc = run(tmp_path, server, tmp_path / "results", "tasks", "--retries", "1")
-    (record,) = records(tmp_path / "results").values()
+    return reply
+
+
+def test_a_container_killed_from_outside_mid_episode_is_an_environment_error_and_is_retried(tmp_path: Path) -> None:
+    """The reverse: the engine's events show the kill, so the fault is the environment's. Retried,
+    the task passes; not retried, it is an error the headline counts as 0, with the rate over the
+    tasks that completed beside it (terminal, summary.json, HTML report)."""
+    copy_task(RESTOCK, tmp_path / "tasks" / "red-team" / "killed-from-outside", "killed-from-outside")
+    killed: list[str] = []
+    with LLMServer(default=killing_reply(honest(RESTOCK), killed)) as server:
+        proc = run(tmp_path, server, tmp_path / "retried", "tasks", "--retries", "1")
+    (record,) = records(tmp_path / "retried").values()
     assert (record["status"], record["score"]) == ("passed", 1.0), (record["detail"], proc.stdout[-3000:])
     (attempt,) = record["attempts"]
     assert f"{killed[0]} was sent signal" in attempt["detail"], attempt
+
+    killed.clear()
+    with LLMServer(default=killing_reply(honest(RESTOCK), killed)) as server:
+        proc = run(tmp_path, server, tmp_path / "error", "tasks", "--retries", "0",
+                   f"--html={tmp_path / 'report.html'}", "--self-contained-html")
+    (record,) = records(tmp_path / "error").values()
+    assert record["status"] == "error" and record["charged_to"]["party"] == "environment", record["detail"]
+    assert f"{killed[0]} was sent signal" in record["charged_to"]["cause"]
+    assert ("1 tasks: success rate 0.0% over 1 attempted (1 errors counted as 0 (1 charged to the environment), "
+            "as the papers score a failed run); n/a over the 0 that completed; 0 tampered") in proc.stdout
+    summary = json.loads(next((tmp_path / "error").rglob("summary.json")).read_text())
+    assert (summary["success_rate"], summary["success_rate_completed"], summary["errors_charged"]) == (
+        0.0, None, {"environment": 1})
+    assert "<b>Success rate 0.0%</b> over 1 tasks attempted of 1 (1 errors counted as 0 (1 charged to the " \
+           "environment)" in (tmp_path / "report.html").read_text()
