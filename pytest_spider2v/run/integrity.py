@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -87,7 +86,6 @@ class Finding:
 class Baseline:
     """The environment as the setup left it, just before the agent's first action."""
 
-    taken: float  #: epoch seconds
     changes: Mapping[str, Change]
     listeners: Mapping[int, list[Listener]]
     processes: tuple[Process, ...]
@@ -103,7 +101,7 @@ class Baseline:
         environment = dict(line.split("=", 1) for line in listing.stdout.split("\0") if "=" in line)
         for name in ("PWD", "OLDPWD", "SHLVL", "_"):
             environment.pop(name, None)
-        return cls(time.time(), {c.path: c for c in witness.changes()}, witness.listeners(witness.ports),
+        return cls({c.path: c for c in witness.changes()}, witness.listeners(witness.ports),
                    tuple(witness.processes()), environment)
 
 
@@ -149,7 +147,7 @@ def needs_a_look(change: Change) -> str | None:
     if posixpath.dirname(change.path) in EARLY_PATH:
         return "shadow"
     name = posixpath.basename(change.path)
-    if change.kind != "deleted" and _in_site(change.path) and name.endswith(".pth") and not PACKAGING_PTH.match(name):
+    if _in_site(change.path) and name.endswith(".pth") and not PACKAGING_PTH.match(name):
         return "pth"
     return None
 

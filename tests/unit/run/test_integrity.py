@@ -115,8 +115,7 @@ def test_the_guest_servers_port_must_be_the_setups_socket_other_ports_the_same_p
 
 
 def integrity_after(witness: FakeWitness) -> Integrity:
-    return Integrity(witness, Baseline(0.0, {c.path: c for c in witness.changes()}, witness.listeners(witness.ports),
-                                       (), {}))
+    return Integrity(witness, Baseline({c.path: c for c in witness.changes()}, witness.listeners(witness.ports), (), {}))
 
 
 def test_a_program_shadowing_one_further_down_the_path_is_tampering_a_new_program_is_not() -> None:
