@@ -20,6 +20,7 @@ from typing import Any
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.environments.witness import Change, ChangeKind, FileState, Listener, Process, Witness
+from pytest_spider2v.run.agent import Agent, Observation, Turn
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import PROJECT_FILE, SOLUTION_FILE, VERBOSE_FILE, Task, TaskSpec
@@ -343,3 +344,22 @@ class FakeProvider(Provider):
         for env in left:
             self.release(env)
         return len(left)
+
+
+class OneActionAgent(Agent):
+    """Takes one action (``pass``, whose effect a test's environment scripts), then DONE; counts
+    its resets (one per attempt)."""
+
+    needs_accessibility_tree = False
+
+    def __init__(self) -> None:
+        self.resets = 0
+        self.turns = 0
+
+    def reset(self, task: Task) -> None:
+        self.resets += 1
+        self.turns = 0
+
+    def act(self, instruction: str, observation: Observation) -> Turn:
+        self.turns += 1
+        return Turn("go", ["pass"]) if self.turns == 1 else Turn("DONE", ["DONE"])

@@ -19,7 +19,7 @@ from _pytest.outcomes import Skipped
 from pytest_spider2v import stopping
 from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault, ExecResult
 from pytest_spider2v.run import lifecycle as taskrun
-from pytest_spider2v.run.agent import Agent, Observation, Turn
+from pytest_spider2v.run.agent import Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.model import Task
@@ -28,6 +28,7 @@ from tests.support.factories import (
     FakeEnvironment,
     FakeProvider,
     FakeWitness,
+    OneActionAgent,
     constant_evaluator,
     make_task,
     start_record,
@@ -70,22 +71,6 @@ def fake_provider(broken: int = 0, failing_setups: int | None = None, outside: s
                      outside=outside)
 
     return FakeProvider(make)
-
-
-class OneActionAgent(Agent):
-    needs_accessibility_tree = False
-
-    def __init__(self) -> None:
-        self.resets = 0
-        self.turns = 0
-
-    def reset(self, task: Task) -> None:
-        self.resets += 1
-        self.turns = 0
-
-    def act(self, instruction: str, observation: Observation) -> Turn:
-        self.turns += 1
-        return Turn("go", ["pass"]) if self.turns == 1 else Turn("DONE", ["DONE"])
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ import pytest
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.environments.witness import Listener, Process
 from pytest_spider2v.run import lifecycle as taskrun
-from pytest_spider2v.run.agent import Agent, Observation, Turn
+from pytest_spider2v.run.agent import Observation
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
@@ -26,6 +26,7 @@ from tests.support.factories import (
     FakeEnvironment,
     FakeProvider,
     FakeWitness,
+    OneActionAgent,
     make_task,
     start_record,
     task_document,
@@ -34,22 +35,6 @@ from tests.support.factories import (
 
 OUTPUT = "/home/user/out.txt"
 GOLD = "/home/user/gold.txt"
-
-
-class OneAction(Agent):
-    """Takes one action (whose effect the test gives as ``effect``), then DONE."""
-
-    needs_accessibility_tree = False
-
-    def __init__(self) -> None:
-        self.turns = 0
-
-    def reset(self, task: Task) -> None:
-        self.turns = 0
-
-    def act(self, instruction: str, observation: Observation) -> Turn:
-        self.turns += 1
-        return Turn("go", ["pass"]) if self.turns == 1 else Turn("DONE", ["DONE"])
 
 
 @pytest.fixture(autouse=True)
@@ -85,7 +70,7 @@ def run_task(tmp_path: Path, the_task: Task, witness: FakeWitness, action: Calla
     provider = FakeProvider(lambda n: env)
     record = start_record(tmp_path / "record", the_task)
     settings = RunSettings(EpisodeSettings(max_steps=3, sleep_after_action=0), retries=retries)
-    run = TaskRun(the_task, record, "fake", OneAction, lambda: provider, settings)
+    run = TaskRun(the_task, record, "fake", OneActionAgent, lambda: provider, settings)
     return run.outcome(), run, provider
 
 
@@ -233,7 +218,7 @@ def test_without_a_witness_the_record_says_the_evaluation_was_not_sealed(tmp_pat
 
     env = FakeEnvironment(screen=b"png", on_execute=execute, files={OUTPUT: b"right"})
     record = start_record(tmp_path / "record", the_task)
-    run = TaskRun(the_task, record, "fake", OneAction, lambda: FakeProvider(lambda n: env),
+    run = TaskRun(the_task, record, "fake", OneActionAgent, lambda: FakeProvider(lambda n: env),
                   RunSettings(EpisodeSettings(max_steps=3, sleep_after_action=0)))
     assert run.outcome().score == 1.0
     check = run.record.result.integrity
