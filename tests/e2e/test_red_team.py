@@ -267,7 +267,8 @@ def test_no_agent_escapes_its_score_or_forges_one_and_honest_tasks_still_pass(tm
         assert_charged_to_the_agent(name, found[task_id + name[name.index("["):]], case.tampered)
     for name in honest_plays:
         assert (found[f"{name}[abstract]"]["status"], found[f"{name}[abstract]"]["score"]) == ("passed", 1.0), name
-    assert " ERROR " not in proc.stdout and "error" not in proc.stdout.split("short test summary")[-1].lower()
+    counts = proc.stdout.strip().splitlines()[-1]  # "== 16 failed, 3 passed in 150.77s ==": no item ended as an error
+    assert "failed" in counts and "error" not in counts, counts
 
     # what each case's record says of why
     assert "disk limit of 1g" in found["disk-filled[abstract]"]["detail"]
