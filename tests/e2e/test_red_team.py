@@ -295,8 +295,11 @@ def test_no_agent_escapes_its_score_or_forges_one_and_honest_tasks_still_pass(tm
     # bus, which the agent left running), and the evaluation ran: a plain 0
     bus = found["accessibility-bus-killed-after-done[abstract]"]
     assert any("at-spi-bus-launcher" in command for command in bus["integrity"]["left_running"]), bus["integrity"]
-    assert "after the agent's first action" in found["kill-during-the-evaluation[abstract]"]["detail"] or (
-        "stopped state" in found["kill-during-the-evaluation[abstract]"]["detail"])
+    # the kill during the evaluation: the script's exec cut short is a fault after the first action (the
+    # agent's 0), or the script had ended and its verdict is a 0; the engine's own error text is never
+    # taken for the script's output
+    during = found["kill-during-the-evaluation[abstract]"]["detail"]
+    assert "OCI runtime" not in during and ("after the agent's first action" in during or "['failed']" in during), during
     # no way of faking the guest server got through: the kernel refused each
     fake = found["fake-guest-server[abstract]"]["steps"][0]["info"]["output"]
     assert all(refusal in fake for refusal in REFUSED), fake

@@ -136,3 +136,20 @@ def test_outside_causes_are_the_engines_events_not_the_agents_doing(desktop: Env
     container.unpause()
     cause = witness.outside_cause(since)
     assert cause is not None and "was paused by its engine" in cause
+
+
+def test_a_command_whose_container_stops_under_it_is_a_fault_not_an_output(desktop: Environment) -> None:
+    """Last: it stops the desktop. The engine answers an exec into a container that stopped with
+    its own error text on the command's output; the witness raises instead, so no metric reads it."""
+    witness = witness_of(desktop)
+    stopper = ThreadPoolExecutor(max_workers=1)
+    try:
+        stopping = stopper.submit(lambda: (time.sleep(2), docker.from_env().containers.get(desktop.name).kill()))
+        with pytest.raises(EnvironmentFault, match="stopped"):
+            witness.run(["sh", "-c", "sleep 30; echo succeed"], env=ENV, workdir="/home/user", timeout=60)
+        stopping.result()
+        with pytest.raises(EnvironmentFault):
+            witness.run(["echo", "succeed"], env=ENV, workdir="/home/user", timeout=30)
+    finally:
+        stopper.shutdown()
+

@@ -56,6 +56,11 @@ DIFF_KINDS: dict[int, ChangeKind] = {0: "changed", 1: "added", 2: "deleted"}
 #: How long after a command's own timeout its exec may take to return (Docker waits up to 2 s
 #: for a background process holding the output), before the engine is given up on.
 EXEC_GRACE = 30.0
+#: Exit codes of an exec that may have been cut short by its container stopping (besides those of
+#: a signal, over 128): the engine's own "could not run it" (126, its text on the output) and none.
+EXEC_CUT_SHORT = frozenset({-1, 126})
+#: How long the container's state may lag behind the end of an exec it stopped under.
+STOP_SETTLE = 2.0
 #: Links followed when a file read is a symbolic link.
 MAX_LINKS = 8
 #: Docker's FileMode bits in an archive's stat header.
@@ -285,15 +290,33 @@ class EngineWitness:
 
     def _exec(self, command: list[str], *, user: str, timeout: float, workdir: str | None = None) -> ExecResult:
         """Run ``command`` through the engine; the engine itself failing (or not returning in
-        time) is a fault of the environment."""
+        time) is a fault of the environment. So is a container that stopped while the command ran:
+        the engine then answers its own error text on the command's output ("OCI runtime exec
+        failed ..."), which must never reach a metric as the command's (an exclude-only rule would
+        pass it)."""
         def run() -> ExecResult:
             exec_id = self.api.exec_create(self.container.id, command, user=user, workdir=workdir)["Id"]
             out, err = self.api.exec_start(exec_id, demux=True)
             code = self.api.exec_inspect(exec_id).get("ExitCode")
-            return ExecResult(-1 if code is None else int(code), (out or b"").decode(errors="replace"),
-                              (err or b"").decode(errors="replace"))
+            result = ExecResult(-1 if code is None else int(code), (out or b"").decode(errors="replace"),
+                                (err or b"").decode(errors="replace"))
+            if result.returncode in EXEC_CUT_SHORT or result.returncode > 128:
+                self._unless_stopped(command, result.returncode)
+            return result
 
         return _within(run, timeout + EXEC_GRACE, f"{self.container.name}: exec {command[:3]!r}")
+
+    def _unless_stopped(self, command: list[str], code: int) -> None:
+        """Raise if the container stopped under a command that ended by a signal or never started.
+        The engine reports the exec's end before the container's: its state is given a moment."""
+        deadline = time.monotonic() + STOP_SETTLE
+        while True:
+            if not self.api.inspect_container(str(self.container.id))["State"].get("Running"):
+                raise EnvironmentFault(f"{self.container.name}: the container stopped while {command[:3]!r} ran "
+                                       f"(exit code {code})")
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.1)
 
 
 def _within(call: Callable[[], ExecResult], seconds: float, what: str) -> ExecResult:
