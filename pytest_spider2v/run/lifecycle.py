@@ -88,6 +88,7 @@ class TaskRun:
         self._agent: Agent | None = None  #: once made: whether it works through the live view
         self._attempts_left = settings.retries
         self._acted: float | None = None  #: when the agent's first action of this attempt ran (epoch seconds)
+        self._began = 0.0  #: when this attempt began (epoch seconds): outside causes count from here
 
     # -- environments -------------------------------------------------------------------------
     def skip_if_unavailable(self) -> None:
@@ -224,8 +225,8 @@ class TaskRun:
         if agent.replays is not None:
             self.record.replaying(agent.replays)
         while True:
+            self._began, self._acted = time.time(), None
             ctx = self.context()
-            self._acted = None
             try:
                 evaluation = self._episode_and_evaluation(ctx, agent)
                 break
@@ -358,13 +359,14 @@ class TaskRun:
         return Evaluation(0.0, message, [])
 
     def _outside_cause(self, ctx: TaskContext) -> str | None:
-        """What failed the environment from outside since the attempt's first action (or since
-        the environment started, before it), as its witness shows it."""
+        """What failed the environment from outside since the attempt began, as its witness shows
+        it. Not only since the first action: a container killed while the model was thinking fails
+        the first action, and is no more the agent's doing than one killed after it."""
         witness = ctx.env.witness
         if witness is None:
             return None
         try:
-            return witness.outside_cause(self._acted or 0.0)
+            return witness.outside_cause(self._began)
         except EnvironmentFault as exc:
             return f"its engine could not be asked ({exc})"
 

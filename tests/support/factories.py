@@ -261,7 +261,8 @@ class FakeEnvironment(Environment):
 class FakeWitness(Witness):
     """An environment seen from a scripted engine: its writable ``layer`` (path -> change), the
     sockets ``listening`` on its ports, its process ``table``, its ``files`` (what :meth:`read`
-    and :meth:`write` reach), the ``outside`` cause it shows; ``on_run`` answers commands (each
+    and :meth:`write` reach), the ``outside`` cause it shows (to a question about any time up to
+    ``outside_at``, where that is set: when the cause came); ``on_run`` answers commands (each
     recorded in ``runs``), else they succeed. :meth:`touch` writes a file as a process inside
     would: the layer gets a new state for it, with a later change time."""
 
@@ -271,6 +272,7 @@ class FakeWitness(Witness):
     table: list[Process] = field(default_factory=list)
     files: dict[str, bytes] = field(default_factory=dict)
     outside: str | None = None
+    outside_at: float | None = None
     on_run: Callable[[list[str]], ExecResult] | None = None
     runs: list[list[str]] = field(default_factory=list)
     clock: int = 0
@@ -309,7 +311,7 @@ class FakeWitness(Witness):
         self.touch(path, data)
 
     def outside_cause(self, since: float) -> str | None:
-        return self.outside
+        return self.outside if self.outside_at is None or since <= self.outside_at else None
 
 
 @dataclass(eq=False)

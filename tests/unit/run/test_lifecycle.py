@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -125,6 +126,28 @@ def test_a_fault_after_the_first_action_without_an_outside_cause_is_the_agents_0
     assert result.charge is not None and result.charge.party == "agent"
     assert "POST /execute failed" in result.charge.cause
     assert "not killed, stopped or paused from outside" in result.charge.evidence[0]
+
+
+def test_a_container_killed_while_the_model_thought_is_an_outside_cause_though_it_fails_the_first_action(
+        tmp_path: Path) -> None:
+    """The kill comes before the first action (the model is still answering), the failure at it:
+    the engine's events count from the attempt's start, so the fault is the environment's, retried."""
+    provider = fake_provider(broken=1)
+
+    class KilledWhileThinking(OneActionAgent):
+        def act(self, instruction: str, observation: Observation) -> Turn:
+            witness = provider.acquired[-1].witness
+            if self.resets == 1 and self.turns == 0 and isinstance(witness, FakeWitness):
+                witness.outside_at = time.time()  # docker kill, while the model answers
+                time.sleep(0.01)
+            return super().act(instruction, observation)
+
+    run = make_run(tmp_path, provider, KilledWhileThinking(), retries=1)
+    assert run.outcome().score == 1.0
+    run.close()
+    result = run.record.result
+    assert len(provider.acquired) == 2 and [a.number for a in result.attempts] == [1]
+    assert KILLED in result.attempts[0].detail
 
 
 def test_without_a_witness_a_fault_after_the_first_action_is_the_agents_by_the_rule(tmp_path: Path) -> None:
