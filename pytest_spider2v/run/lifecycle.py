@@ -87,7 +87,7 @@ class TaskRun:
         self._ctx: TaskContext | None = None
         self._agent: Agent | None = None  #: once made: whether it works through the live view
         self._attempts_left = settings.retries
-        self._acted: float | None = None  #: when the agent's first action of this attempt ran (epoch seconds)
+        self._acted = False  #: whether the agent's first action of this attempt ran
         self._began = 0.0  #: when this attempt began (epoch seconds): outside causes count from here
 
     # -- environments -------------------------------------------------------------------------
@@ -225,7 +225,7 @@ class TaskRun:
         if agent.replays is not None:
             self.record.replaying(agent.replays)
         while True:
-            self._began, self._acted = time.time(), None
+            self._began, self._acted = time.time(), False
             ctx = self.context()
             try:
                 evaluation = self._episode_and_evaluation(ctx, agent)
@@ -236,7 +236,7 @@ class TaskRun:
                 return self._agent_broke_environment(exc)
             except INFRASTRUCTURE_FAULTS as exc:
                 outside = self._outside_cause(ctx)
-                if self._acted is not None and outside is None:
+                if self._acted and outside is None:
                     return self._failed_after_acting(ctx, exc)
                 self._fault(exc, outside)
                 agent.reset(self.task)
@@ -267,7 +267,7 @@ class TaskRun:
 
         def first_action() -> None:
             ctx.env.agent_starts()
-            self._acted = time.time()
+            self._acted = True
 
         with recording(ctx.env, record) if self.settings.record_video else nullcontext():
             started = time.monotonic()

@@ -152,4 +152,3 @@ def test_a_command_whose_container_stops_under_it_is_a_fault_not_an_output(deskt
             witness.run(["echo", "succeed"], env=ENV, workdir="/home/user", timeout=30)
     finally:
         stopper.shutdown()
-
