@@ -149,7 +149,11 @@ def test_more_tasks_than_room_wait_and_no_node_exceeds_its_reservation(cluster: 
     while run.poll() is None:
         placed: dict[str, list[dict[str, Any]]] = {}
         for service in manager.services.list(filters={"label": f"{LABEL}=1"}):
-            for task in service.tasks(filters={"desired-state": "running"}):
+            try:
+                tasks = service.tasks(filters={"desired-state": "running"})
+            except docker.errors.NotFound:
+                continue  # removed by the run between the listing and this read
+            for task in tasks:
                 state = task["Status"]["State"]
                 pending_seen = pending_seen or state == "pending"
                 if state in ("assigned", "accepted", "preparing", "starting", "running") and task.get("NodeID"):
