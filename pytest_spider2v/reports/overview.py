@@ -24,6 +24,7 @@ from pytest_spider2v.reports.summary import (
     wall_time,
 )
 from pytest_spider2v.reports.task_summary import GROUPINGS
+from pytest_spider2v.reports.web_steps import FIGURE_LABELS, WebFigures, WebStepsSummary
 
 STYLE = """<style>
 .s2v-overview{font-size:13px;margin:0 0 16px}.s2v-overview h3{margin:14px 0 4px;font-size:14px}
@@ -51,6 +52,8 @@ def render_overview(summary: RunSummary) -> str:
                          "</div></div>")
     if summary.closed_form is not None:
         parts.append(_closed_form(summary.closed_form))
+    if summary.web_steps is not None:
+        parts.append(_web_steps(summary.web_steps))
     parts.append("</section>")
     return "".join(parts)
 
@@ -139,6 +142,18 @@ def _closed_form(summary: ClosedFormSummary) -> str:
                    + "".join(f"<td class=num>{value:.1%}</td>" for value in f.figures) + "</tr>" for name, f in rows)
     return ("<h3>closed-form questions (InfiAgent-DABench accuracies)</h3>"
             f'<table class="closed-form"><tr><th></th><th class=num>questions</th>{head}</tr>{body}</table>')
+
+
+def _web_steps(summary: WebStepsSummary) -> str:
+    head = "".join(f"<th class=num>{escape(label)}</th>" for _, label in FIGURE_LABELS)
+    rows: list[tuple[str, WebFigures]] = [("all tasks", summary.overall)]
+    rows += [(f"{title}: {name}", f) for title, groups in summary.groups.items() for name, f in groups.items()]
+    body = "".join(f"<tr><td>{escape(name)}</td><td class=num>{f.tasks}</td><td class=num>{f.steps}</td>"
+                   + "".join(f"<td class=num>{f.value(key):.4f}</td>" for key, _ in FIGURE_LABELS) + "</tr>"
+                   for name, f in rows)
+    return ('<div id="spider2v-mind2web"><h3>Multimodal-Mind2Web (the card\'s figures)</h3>'
+            f'<table class="mind2web"><tr><th></th><th class=num>tasks</th><th class=num>valid steps</th>{head}</tr>'
+            f"{body}</table></div>")
 
 
 def _rate(rate: float | None) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from pytest_spider2v.reports.closed_form import ClosedFormSummary, closed_form_summary, format_closed_form
 from pytest_spider2v.reports.task_summary import GROUPINGS, TaskSummary
+from pytest_spider2v.reports.web_steps import WebStepsSummary, format_web_steps, web_steps_summary
 from pytest_spider2v.run.json_values import JsonObject
 
 #: name of the ``user_properties`` entry carrying a task's summary
@@ -146,6 +147,7 @@ class RunSummary:
     groups: dict[str, dict[str, GroupFigures]]
     closed_form: ClosedFormSummary | None
     tasks: list[TaskSummary]
+    web_steps: WebStepsSummary | None = None
 
     def to_json(self) -> JsonObject:
         """The overall figures with the lists of tasks in place of their counts, then the groups."""
@@ -159,6 +161,8 @@ class RunSummary:
             data[f"by_{grouping}"] = {name: figures.to_json() for name, figures in self.groups[grouping].items()}
         if self.closed_form is not None:
             data["closed_form"] = self.closed_form.to_json()
+        if self.web_steps is not None:
+            data["mind2web"] = self.web_steps.to_json()
         data["tasks"] = [task.to_json() for task in self.tasks]
         return data
 
@@ -183,6 +187,7 @@ def summarize(entries: Iterable[TaskSummary]) -> RunSummary:
         groups=groups,
         closed_form=closed_form_summary([task for task in tasks if task.attempted]),
         tasks=tasks,
+        web_steps=web_steps_summary([task for task in tasks if task.attempted]),
     )
 
 
@@ -245,6 +250,8 @@ def format_summary(summary: RunSummary) -> list[str]:
             )
     if summary.closed_form is not None:
         lines += format_closed_form(summary.closed_form)
+    if summary.web_steps is not None:
+        lines += format_web_steps(summary.web_steps)
     if summary.replay is not None:
         lines += format_replay(summary.replay)
     tasks = {task.nodeid: task for task in summary.tasks}

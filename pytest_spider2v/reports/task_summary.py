@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from pytest_spider2v.run.json_values import JsonObject, flag, number, obj, text, texts
+from pytest_spider2v.run.json_values import JsonObject, flag, number, obj, objects, text, texts
 from pytest_spider2v.run.results import MetricResult, TaskResult
 
 #: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
@@ -19,6 +19,8 @@ DETAIL_CHARS = 300
 #: the groupings the summary shows, in order; a task counts for each related app
 #: ``node`` groups only the tasks that ran on a cluster's node: a run on this machine has none.
 GROUPINGS = ("app", "category", "difficulty", "variant", "interface", "node")
+#: what a web step's verdict holds (a part of the ``mind2web_steps`` metric)
+WEB_STEP_KEYS = ("valid", "element", "op_f1", "success")
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ class TaskSummary:
     charged_to: str = ""
     #: it scored 0 for tampering with what its evaluation takes as given
     tampered: bool = False
+    #: each step's verdicts, for a Multimodal-Mind2Web task (``valid``, ``element``, ``op_f1``, ``success``)
+    web_steps: list[JsonObject] = field(default_factory=list)
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -97,6 +101,7 @@ class TaskSummary:
             emulated=any(flag.kind == "emulator" for flag in result.flags),
             node=result.node, charged_to=result.charge.party if result.charge else "",
             tampered=any(flag.kind == "tampered" for flag in result.flags),
+            web_steps=web_step_verdicts(result.evaluation),
         )
 
     @property
@@ -154,6 +159,8 @@ class TaskSummary:
             data["charged_to"] = self.charged_to
         if self.tampered:
             data["tampered"] = True
+        if self.web_steps:
+            data["web_steps"] = list(self.web_steps)
         return data
 
     @classmethod
@@ -170,7 +177,7 @@ class TaskSummary:
             sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
             recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
             emulated=flag(data, "emulated", False), node=text(data, "node"), charged_to=text(data, "charged_to"),
-            tampered=flag(data, "tampered", False),
+            tampered=flag(data, "tampered", False), web_steps=list(objects(data, "web_steps")),
         )
 
 
@@ -208,6 +215,12 @@ def sub_answer_verdicts(evaluation: Iterable[MetricResult]) -> dict[str, bool]:
     """Sub-answer name -> right, from the parts of a record's metric results."""
     return {str(part["name"]): bool(part["correct"]) for metric in evaluation for part in metric.parts
             if "name" in part and "correct" in part}
+
+
+def web_step_verdicts(evaluation: Iterable[MetricResult]) -> list[JsonObject]:
+    """Each web step's verdicts, from the parts of a record's metric results that carry them."""
+    return [{key: part[key] for key in WEB_STEP_KEYS} for metric in evaluation for part in metric.parts
+            if all(key in part for key in WEB_STEP_KEYS)]
 
 
 def _first_line(text: str) -> str:

@@ -141,7 +141,8 @@ def _openai_message(message: Message) -> dict[str, Any]:
 
 def _openai_part(part: Part) -> dict[str, Any]:
     if part["type"] == "image":
-        return {"type": "image_url", "image_url": {"url": f"data:image/png;base64,{part['data']}", "detail": "high"}}
+        media_type = part.get("media_type", "image/png")
+        return {"type": "image_url", "image_url": {"url": f"data:{media_type};base64,{part['data']}", "detail": "high"}}
     return {"type": "text", "text": part["text"]}
 
 
@@ -195,5 +196,6 @@ def _anthropic_messages(messages: list[Message]) -> list[dict[str, Any]]:
 
 def _anthropic_part(part: Part) -> dict[str, Any]:
     if part["type"] == "image":
-        return {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": part["data"]}}
+        return {"type": "image", "source": {"type": "base64", "media_type": part.get("media_type", "image/png"),
+                                            "data": part["data"]}}
     return {"type": "text", "text": part["text"]}

@@ -13,7 +13,8 @@ Order of the messages, as the paper's baseline:
 5. user: the current observation.
 
 Messages are provider-neutral here: ``{"role", "content": [parts]}`` where a part is
-``{"type": "text", "text"}`` or ``{"type": "image", "data": <base64 PNG>, "size": (w, h)}``. The
+``{"type": "text", "text"}`` or ``{"type": "image", "data": <base64 PNG>, "size": (w, h)}`` (with ``"media_type"`` for an image
+that is not a PNG: a Mind2Web screenshot may be a JPEG). The
 backends translate them to each wire format; :func:`redact` makes the copy kept in records.
 """
 

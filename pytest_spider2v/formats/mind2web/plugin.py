@@ -1,0 +1,84 @@
+"""The pytest side of Mind2Web: its options, its items and the fixture that runs one.
+
+A Mind2Web file's tasks become ordinary task items (:class:`~pytest_spider2v.plugin.collection.TaskItem`:
+``-k``, ``-m``, ``-n``, ``--lf``, ``--resume`` and ``--junitxml`` treat them like any task), whose
+body asks for ``mind2web_outcome`` instead of an environment's. Under ``--validate`` each task is
+checked as the desktop tasks are: the ``oracle`` must score it 1 and ``noop`` 0.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_spider2v.formats.mind2web.format import APP, FORMAT
+from pytest_spider2v.formats.mind2web.run import web_outcome
+from pytest_spider2v.formats.mind2web.snapshot import SnapshotSettings
+from pytest_spider2v.plugin import options, workers
+from pytest_spider2v.plugin.collection import TaskFile, TaskItem
+from pytest_spider2v.plugin.fixtures import agent_name
+from pytest_spider2v.run.agent import AgentSettings
+from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.tasks.model import Task
+
+#: ``--validate``'s checks of a Mind2Web task: agent -> the score it must have.
+CHECKS = {"oracle": 1.0, "noop": 0.0}
+_EXPECTED = pytest.StashKey[float]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("spider2v-mind2web", "Multimodal-Mind2Web")
+    defaults = SnapshotSettings()
+    group.addoption("--mind2web-distractors", dest="mind2web_distractors", type=int, default=defaults.distractors,
+                    metavar="K", help="negatives sampled per step when a snapshot is made from the original "
+                                      f"Multimodal-Mind2Web layout (default {defaults.distractors}, the card's)")
+    group.addoption("--mind2web-seed", dest="mind2web_seed", type=int, default=defaults.seed, metavar="N",
+                    help=f"seed of that sampling and of the candidates' order (default {defaults.seed}, the card's)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    defaults = SnapshotSettings()
+    distractors = config.getoption("mind2web_distractors", defaults.distractors)
+    if distractors < 1:
+        raise pytest.UsageError(f"--mind2web-distractors must be at least 1, not {distractors}")
+    FORMAT.snapshot = SnapshotSettings(distractors, config.getoption("mind2web_seed", defaults.seed))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[pytest.Item] | None:
+    """A Mind2Web file's items: one per task, or under ``--validate`` one per check of each."""
+    if not tasks or any(task.layout != APP for task in tasks):
+        return None
+    if not collector.config.getoption("spider2v_validate", False):
+        return [TaskItem.make(collector, task.id, task, run_web_task) for task in tasks]
+    items: list[pytest.Item] = []
+    for task in tasks:
+        for agent, expected in CHECKS.items():
+            item = TaskItem.make(collector, f"{task.id}[validate-{agent}]", task, check_web_task, agent=agent,
+                                 record_suffix=agent)
+            item.stash[_EXPECTED] = expected
+            items.append(item)
+    return items
+
+
+@pytest.fixture
+def mind2web_outcome(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_record: TaskRecord) -> Evaluation:
+    """The task's steps answered and scored."""
+    config = request.config
+    settings = AgentSettings(name=agent_name(request.node), max_steps=config.getoption("spider2v_max_steps"),
+                             options=options.agent_options(config), worker=workers.worker_id(config))
+    return web_outcome(spider2v_task, spider2v_record, settings)
+
+
+def run_web_task(mind2web_outcome: Evaluation) -> None:
+    """The body of a Mind2Web item: task success decides the outcome."""
+    if mind2web_outcome.score < 1:
+        pytest.fail(f"score {mind2web_outcome.score:g}: {mind2web_outcome.detail}", pytrace=False)
+
+
+def check_web_task(request: pytest.FixtureRequest, mind2web_outcome: Evaluation) -> None:
+    """The body of a ``--validate`` check: the agent's score must be what the check expects."""
+    expected = request.node.stash[_EXPECTED]
+    if mind2web_outcome.score != expected:
+        pytest.fail(f"expected score {expected:g}, got {mind2web_outcome.score:g}: {mind2web_outcome.detail}",
+                    pytrace=False)
