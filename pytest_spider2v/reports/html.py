@@ -199,7 +199,12 @@ def _settings(settings: Mapping[str, object]) -> str:
 
 def _steps(result: TaskResult, directory: Path, link_base: Path | None) -> str:
     """One row per step: reply, action, its result and (for an environment with a screen) the
-    screenshot after it; an environment without one gets no screenshot column."""
+    screenshot after it; an environment without one gets no screenshot column. A web task's
+    steps are shown as pages with their candidates instead (:func:`_web_steps`)."""
+    judged = {int(p["step"]): p for m in result.evaluation for p in m.parts if "candidates" in p and "step" in p
+              and isinstance(p["step"], int)}
+    if judged:
+        return _web_steps(result, judged, directory, link_base)
     rows = []
     steps = result.steps
     first = result.initial_observation
@@ -220,6 +225,41 @@ def _steps(result: TaskResult, directory: Path, link_base: Path | None) -> str:
         return _section("Steps", "<p><i>no steps recorded</i></p>")
     header = ["#", "agent reply", "action", "result", *(["screenshot after the step"] if screen else [])]
     return _section(f"Steps ({len(steps)})", _table(header, rows))
+
+
+def _web_steps(result: TaskResult, judged: dict[int, JsonObject], directory: Path, link_base: Path | None) -> str:
+    """A Mind2Web task's steps: the page before the action, the candidates offered (the target
+    marked ✔, the agent's choice ➜), the answer and the step's verdicts."""
+    rows = []
+    for step in result.steps:
+        part = judged.get(step.index, {})
+        targets = part.get("targets") if isinstance(part.get("targets"), list) else []
+        candidates = part.get("candidates") if isinstance(part.get("candidates"), list) else []
+        items = "".join(
+            f'<li class="{"ok" if i in targets else ""}">'
+            f'{"➜ " if part.get("chosen") == i else ""}{"✔ " if i in targets else ""}<code>{_e(candidate)}</code></li>'
+            for i, candidate in enumerate(candidates))
+        if part.get("chosen") is None:
+            items += "<li>➜ none of them</li>" if not part.get("problem") else ""
+        verdict = ("<i>invalid step: not scored</i>" if not part.get("valid") else
+                   f'element <span class="{"ok" if part.get("element") else "err"}">'
+                   f'{"right" if part.get("element") else "wrong"}</span>, operation F1 {_e(part.get("op_f1"))}, '
+                   f'<b class="{"ok" if part.get("success") else "err"}">'
+                   f'{"success" if part.get("success") else "failure"}</b>')
+        given = (f'<span class="err">{_e(part["problem"])}</span>' if part.get("problem")
+                 else _e(f"{part.get('chosen_name') or 'none'}: {part.get('op', '')} {part.get('value', '')}"))
+        wanted = _e(f"{part.get('target_op', '')} {part.get('target_value', '')}")
+        rows.append([
+            _e(step.index),
+            _observation(step.observation or ObservationFiles(), directory, link_base),
+            f"<ol start=0 type=A>{items}</ol>",
+            _reply(step.response) + f"<p>parsed: {given}<br>target: {wanted}</p>" + _info(step.info),
+            verdict,
+        ])
+    if not rows:
+        return _section("Steps", "<p><i>no steps recorded</i></p>")
+    return _section(f"Steps ({len(rows)})", _table(["#", "page", "candidates (✔ target, ➜ chosen)", "answer", "verdict"],
+                                                   rows))
 
 
 def _view(step: Step, directory: Path, link_base: Path | None) -> str:

@@ -60,7 +60,7 @@ def card_rows() -> list[dict[str, Any]]:
     return [
         card_row("t-dogs", "test_domain", 0, target=2),
         card_row("t-dogs", "test_domain", 1, target=None, valid=False),
-        card_row("t-dogs", "test_domain", 2, target=0, op="TYPE", value="90028"),
+        card_row("t-dogs", "test_domain", 2, target=0, op="TYPE", value="new york"),
         card_row("t-stock", "test_website", 0, target=3, website="finance.google", domain="Info", subdomain="Finance",
                  description="Find the 1 month chart of AMC."),
         card_row("t-stock", "test_website", 1, target=4, op="SELECT", value="1 month", website="finance.google",

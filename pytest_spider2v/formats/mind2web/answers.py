@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 OPERATIONS = ("CLICK", "TYPE", "SELECT")
-_LINE = {name: re.compile(rf"^\s*\**{name}\**\s*:\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
+_LINE = {name: re.compile(rf"^\s*\**{name}\**\s*:\**\s*(.*?)\s*$", re.MULTILINE | re.IGNORECASE)
          for name in ("ELEMENT", "ACTION", "VALUE")}
 _CHOICE = re.compile(r"^[\s(\[]*([A-Z]{1,2})(?![A-Za-z])")
 
