@@ -25,8 +25,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from pytest_spider2v.formats.mind2web.snapshot import SnapshotSettings
-from pytest_spider2v.formats.mind2web.steps import SPLITS, WebTask
+from pytest_spider2v.formats.mind2web.steps import SPLITS, SnapshotSettings, WebTask
 from pytest_spider2v.registry import getters, task_formats
 from pytest_spider2v.tasks.layouts import in_spider2v_checkout
 from pytest_spider2v.tasks.loading import validated_spec

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_spider2v.formats.mind2web.format import APP, FORMAT
 from pytest_spider2v.formats.mind2web.run import web_outcome
-from pytest_spider2v.formats.mind2web.snapshot import SnapshotSettings
+from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
 from pytest_spider2v.plugin import options, workers
 from pytest_spider2v.plugin.collection import TaskFile, TaskItem
 from pytest_spider2v.plugin.fixtures import agent_name

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ from typing import Any
 from pyarrow import ArrowException
 
 from pytest_spider2v.formats.mind2web.answers import OPERATIONS, option_name
-from pytest_spider2v.formats.mind2web.steps import SPLITS, WebStep, WebTask
+from pytest_spider2v.formats.mind2web.steps import SPLITS, SnapshotSettings, WebStep, WebTask
 from pytest_spider2v.formats.mind2web.table import group_rows, image_part, read_rows, shared
 from pytest_spider2v.tasks.model import TaskFormatError
 
@@ -53,12 +52,6 @@ GROUNDING = ("(Reiteration)\nFirst, restate the element you chose, where it is, 
              "(Final Answer)\nEnd with these three lines and nothing after them:\n\n"
              "ELEMENT: the uppercase letter of your choice\nACTION: one of CLICK, TYPE, SELECT\n"
              "VALUE: the text to type or the option to select; None for CLICK")
-
-
-@dataclass(frozen=True)
-class SnapshotSettings:
-    distractors: int = 20
-    seed: int = 42
 
 
 def original_tasks(path: Path, settings: SnapshotSettings, rows: list[int] | None = None, *,

@@ -45,3 +45,12 @@ class WebTask:
     @property
     def valid_steps(self) -> int:
         return sum(step.valid for step in self.steps)
+
+
+@dataclass(frozen=True)
+class SnapshotSettings:
+    """How a snapshot is made from the original layout (:mod:`.snapshot`): negatives per step,
+    and the seed of their sampling and order (the card's 20 and 42)."""
+
+    distractors: int = 20
+    seed: int = 42

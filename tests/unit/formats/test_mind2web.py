@@ -13,8 +13,8 @@ from pytest_spider2v.formats.mind2web import scoring
 from pytest_spider2v.formats.mind2web.answers import final_answer, option_index, option_name, parse_answer
 from pytest_spider2v.formats.mind2web.format import FORMAT, Mind2WebFormat
 from pytest_spider2v.formats.mind2web.metric import mind2web_steps
-from pytest_spider2v.formats.mind2web.snapshot import SnapshotSettings, original_tasks
-from pytest_spider2v.formats.mind2web.steps import WebTask
+from pytest_spider2v.formats.mind2web.snapshot import original_tasks
+from pytest_spider2v.formats.mind2web.steps import SnapshotSettings, WebTask
 from pytest_spider2v.formats.mind2web.table import card_tasks
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.web_steps import web_steps_summary

