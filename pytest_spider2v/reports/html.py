@@ -233,8 +233,8 @@ def _web_steps(result: TaskResult, judged: dict[int, JsonObject], directory: Pat
     rows = []
     for step in result.steps:
         part = judged.get(step.index, {})
-        targets = part.get("targets") if isinstance(part.get("targets"), list) else []
-        candidates = part.get("candidates") if isinstance(part.get("candidates"), list) else []
+        targets = _listed(part.get("targets"))
+        candidates = _listed(part.get("candidates"))
         items = "".join(
             f'<li class="{"ok" if i in targets else ""}">'
             f'{"➜ " if part.get("chosen") == i else ""}{"✔ " if i in targets else ""}<code>{_e(candidate)}</code></li>'
@@ -260,6 +260,10 @@ def _web_steps(result: TaskResult, judged: dict[int, JsonObject], directory: Pat
         return _section("Steps", "<p><i>no steps recorded</i></p>")
     return _section(f"Steps ({len(rows)})", _table(["#", "page", "candidates (✔ target, ➜ chosen)", "answer", "verdict"],
                                                    rows))
+
+
+def _listed(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
 
 
 def _view(step: Step, directory: Path, link_base: Path | None) -> str:

@@ -63,10 +63,14 @@ def step_verdicts(task: TaskSummary) -> list[tuple[bool, float, bool]]:
     """``(element right, operation F1, success)`` per valid step: the recorded verdicts, or every
     valid step wrong for a task that ended without them (an error)."""
     if task.web_steps:
-        return [(bool(s.get("element")), float(s.get("op_f1") or 0.0), bool(s.get("success")))
+        return [(bool(s.get("element")), _number(s.get("op_f1")), bool(s.get("success")))
                 for s in task.web_steps if s.get("valid")]
     valid = task.facets.get("valid_steps")
     return [(False, 0.0, False)] * (int(valid) if isinstance(valid, (int, float)) else 0)
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def web_figures(tasks: list[TaskSummary]) -> WebFigures:
