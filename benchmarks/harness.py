@@ -22,12 +22,15 @@ run on the same desktop (no model involved):
   oracle`` (each task once, in its abstract variant) on the lab, one node against three, in one run;
 * **integrity**: what the tamper checks add to a task (the baseline before the first action, the
   checks before and after the evaluation, as each record's ``integrity.seconds`` gives them), over
-  the suite's tasks once each (``-m abstract``) with the reference agent at ``-n 2``.
+  the suite's tasks once each (``-m abstract``) with the reference agent at ``-n 2``;
+* **mind2web**: collecting a Multimodal-Mind2Web file the size of the card's test splits (made
+  here in its schema: 6,420 steps with pages and screenshots), and its run with the reference
+  agent at ``-n 2``.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
 performance table is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity,mind2web] [--repeat N]
     python benchmarks/harness.py --table --write README.md   # or --check README.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -56,7 +59,8 @@ from pytest_spider2v.cli.catalog import splice
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
-PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite", "integrity")
+PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite", "integrity",
+         "mind2web")
 #: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
 LAB = ROOT / "scripts" / "swarm-lab.sh"
 CLUSTER_QUESTIONS = 24
@@ -91,7 +95,11 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "idle_memory_mb.desktop": ("le", 600.0, "MB"),
     "dabench.seconds": ("le", 900.0, "s"),
     "integrity.seconds": ("le", 1.0, "s"),
+    "mind2web.collect": ("le", 30.0, "s"),
 }
+#: The Mind2Web figure's file: about the card's three test splits (6,400 steps), pages of a size
+#: that makes the HTML columns dominate the file, as on the hub.
+MIND2WEB_TASKS, MIND2WEB_STEPS, MIND2WEB_PAGE_KB = 1070, 6, 40
 
 
 # -- measuring ------------------------------------------------------------------------------------
@@ -342,6 +350,36 @@ def integrity_figures() -> dict[str, Any]:
             "flagged": sum(bool(check.get("findings")) for check in checks)}
 
 
+def mind2web_figures(repeat: int) -> dict[str, Any]:
+    """Collection of a card-schema file of the test splits' size (p50 of ``repeat``, and the
+    largest resident size a collecting process reached), then its run with the reference agent."""
+    import resource
+
+    sys.path.insert(0, str(ROOT))
+    from tests.support.mind2web import card_row, write_parquet
+
+    splits = ("test_task", "test_website", "test_domain")
+    with tempfile.TemporaryDirectory(prefix="spider2v-bench-mind2web-") as folder:
+        rows = []
+        for task in range(MIND2WEB_TASKS):
+            for step in range(MIND2WEB_STEPS):
+                row = card_row(f"task-{task:04d}", splits[task % 3], step, target=step % 21, n=21,
+                               website=f"site{task % 125}", domain=f"domain{task % 5}", subdomain=f"sub{task % 30}")
+                row["raw_html"] = row["raw_html"] * (MIND2WEB_PAGE_KB * 1024 // len(row["raw_html"]))
+                row["cleaned_html"] = row["cleaned_html"] * (MIND2WEB_PAGE_KB * 512 // len(row["cleaned_html"]))
+                rows.append(row)
+        path = write_parquet(Path(folder) / "test-00000-of-00001.parquet", rows, row_group_size=100)
+        del rows
+        collect = [timed(lambda: subprocess.run(
+            [sys.executable, "-m", "pytest", str(path), "--collect-only", "-q", "-p", "no:cacheprovider"],
+            cwd=ROOT, capture_output=True, check=True)) for _ in range(repeat)]
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        run = oracle_run(path, 2)
+        return {"tasks": MIND2WEB_TASKS, "steps": MIND2WEB_TASKS * MIND2WEB_STEPS,
+                "file_mb": round(path.stat().st_size / 2**20, 1), "collect": summary(collect),
+                "collect_peak_mb": round(peak_mb, 1), "oracle": run}
+
+
 def cluster_figures() -> dict[str, Any]:
     """The oracle on :data:`CLUSTER_QUESTIONS` DABench questions on the lab, one node and three."""
     if not DABENCH.is_dir():
@@ -419,6 +457,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["cluster_suite"] = cluster_suite_figures()
     if "integrity" in parts:
         figures["integrity"] = integrity_figures()
+    if "mind2web" in parts:
+        figures["mind2web"] = mind2web_figures(max(3, repeat // 2))
     return figures
 
 
@@ -538,6 +578,13 @@ def table(data: dict[str, Any]) -> str:
                     f"{integrity['checked']} tasks once each, reference agent, {integrity['flagged']} flagged | "
                     f"{_seconds(integrity.get('seconds'))} (p95 {integrity['seconds']['p95']:.2f} s, max "
                     f"{integrity['seconds']['max']:.2f} s) | | {verdict('integrity.seconds')} |")
+    mind2web = f.get("mind2web", {})
+    if mind2web:
+        rows.append(f"| collecting a Multimodal-Mind2Web file of the card's test splits' size ({mind2web['steps']:,} "
+                    f"steps, {mind2web['tasks']:,} tasks, {mind2web['file_mb']:g} MB with pages and screenshots) | "
+                    f"{_seconds(mind2web.get('collect'))}, at most {mind2web['collect_peak_mb']:g} MB resident | "
+                    f"the same file, reference agent, `-n 2`: {_run(mind2web['oracle'])} | "
+                    f"{verdict('mind2web.collect')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")
