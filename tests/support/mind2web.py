@@ -41,11 +41,12 @@ def prompts(task: str, candidates: list[str], image: bytes | None) -> tuple[list
 
 def card_row(task_id: str, split: str, step: int, *, target: int | None = 1, op: str = "CLICK", value: str = "",
              valid: bool = True, website: str = "adoptapet", domain: str = "Service", subdomain: str = "Pet",
-             description: str = "Browse senior dogs near 90028.", n: int = 5) -> dict[str, Any]:
-    """One row: ``n`` candidates, the ``target``-th the positive (None: no positive)."""
+             description: str = "Browse senior dogs near 90028.", n: int = 5, image: bytes | None = None) -> dict[str, Any]:
+    """One row: ``n`` candidates, the ``target``-th the positive (None: no positive); ``image`` the
+    screenshot (a small PNG by default)."""
     candidates = [candidate(100 * step + 10 * i, f"choice {i} of step {step}") for i in range(n)]
     targets = [candidates[target]] if target is not None else []
-    image = screenshot((40 * step % 255, 120, 200))
+    image = image or screenshot((40 * step % 255, 120, 200))
     prompt_0, prompt_1 = prompts(description, candidates, image)
     html = "<html><body>" + "".join(candidates) + "</body></html>"
     return {"task_id": task_id, "split": split, "step": step, "task_description": description,

@@ -10,8 +10,12 @@ file; pointing pytest at a downloaded folder collects every file in it. Each ``t
 * markers: ``mind2web``, its split, ``website_<name>``, ``domain_<name>``, ``subdomain_<name>``
   and ``steps_<n>`` (names lower-cased, anything but letters and digits as ``_``: ``-m
   "test_website and domain_travel"``, ``-k finance_google``);
-* its steps are read again when it runs (the rows named in its facets), by the ``mind2web_steps``
-  evaluator: the step answers against the targets (:mod:`.scoring`).
+* its steps are read again when it runs (the rows its facets name, by file), by the
+  ``mind2web_steps`` evaluator: the step answers against the targets (:mod:`.scoring`).
+
+The shards of one set (``test-00000-of-00003.parquet``, ...) are one task file: the first shard's
+items hold every task of the set, since the hub cuts a split into files by rows and a task may
+straddle two; a set with a shard missing is read file by file.
 
 The claim is decided by the file's schema (its footer, not its rows): a Parquet file of another
 shape (a table a Spider2-V task reads) is not a task file, one pyarrow cannot read at all is, so
@@ -36,6 +40,8 @@ METRIC = "mind2web_steps"
 ANSWERS_GETTER = "web_step_answers"
 SOURCE = "https://huggingface.co/datasets/osunlp/Multimodal-Mind2Web"
 SUFFIX = ".parquet"
+#: A shard's name, as the hub cuts a split: ``<name>-<index>-of-<count>.parquet``.
+SHARD = re.compile(r"^(.*)-(\d+)-of-(\d+)\.parquet$")
 
 
 def marker(prefix: str, name: str) -> str:
@@ -60,20 +66,38 @@ class Mind2WebFormat:
         return False
 
     def load(self, path: Path) -> list[Task | TaskFormatError]:
-        return [entry if isinstance(entry, TaskFormatError) else _task(path, entry) for entry in self.read(path)]
+        """The tasks of ``path``; of its whole set when it is the first shard of one, none when it
+        is another shard of a whole set (the first one's items hold them)."""
+        files = shard_set(path)
+        if files[0] != path:
+            return []
+        return [entry if isinstance(entry, TaskFormatError) else _task(path, entry) for entry in self.read(files)]
 
-    def read(self, path: Path, rows: list[int] | None = None, *, run: bool = False) -> list[WebTask | TaskFormatError]:
-        """The tasks of ``path`` (those holding ``rows``, when given); with ``run``, their prompts
-        and screenshots too."""
+    def read(self, files: list[Path], rows: dict[Path, list[int]] | None = None, *,
+             run: bool = False) -> list[WebTask | TaskFormatError]:
+        """The tasks of ``files`` (those holding ``rows``, when given); with ``run``, their
+        prompts and screenshots too. The layout is the first file's."""
         from pytest_spider2v.formats.mind2web import snapshot, table
 
         try:
-            layout = table.layout_of(path)
+            layout = table.layout_of(files[0])
         except Exception as exc:  # pyarrow's errors of a damaged file have no common base
-            return [TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}")]
+            return [TaskFormatError(files[0], None, None, f"cannot read as Parquet: {exc}")]
         if layout == "original":
-            return snapshot.original_tasks(path, self.snapshot, rows, run=run)
-        return table.card_tasks(path, rows, run=run)
+            return snapshot.original_tasks(files, self.snapshot, rows, run=run)
+        return table.card_tasks(files, rows, run=run)
+
+
+def shard_set(path: Path) -> list[Path]:
+    """``path``'s set of shards in order when it is one of a whole set
+    (``<name>-00001-of-00003.parquet`` and its two siblings all present), else ``[path]``."""
+    found = SHARD.match(path.name)
+    if found is None:
+        return [path]
+    count = int(found.group(3))
+    files = [path.with_name(f"{found.group(1)}-{i:0{len(found.group(2))}d}-of-{found.group(3)}{SUFFIX}")
+             for i in range(count)]
+    return files if all(file.is_file() for file in files) else [path]
 
 
 @lru_cache(maxsize=1024)
@@ -106,8 +130,11 @@ def _task(path: Path, web: WebTask) -> Task | TaskFormatError:
         return exc
     markers = (web.split, marker("website", web.website), marker("domain", web.domain),
                marker("subdomain", web.subdomain), f"steps_{len(web.steps)}")
+    rows: dict[str, list[int]] = {}
+    for step in web.steps:
+        rows.setdefault(step.file.name, []).append(step.row)
     facets = {"split": web.split, "website": web.website, "domain": web.domain, "subdomain": web.subdomain,
-              "steps": len(web.steps), "valid_steps": valid, "rows": [step.row for step in web.steps]}
+              "steps": len(web.steps), "valid_steps": valid, "rows": rows}
     return Task(spec, path, path.parent, APP, web.split, web.description, APP, extra_markers=markers, facets=facets)
 
 

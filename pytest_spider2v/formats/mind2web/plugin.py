@@ -8,22 +8,26 @@ checked as the desktop tasks are: the ``oracle`` must score it 1 and ``noop`` 0.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pytest_spider2v.formats.mind2web.format import APP, FORMAT
 from pytest_spider2v.formats.mind2web.run import web_outcome
 from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
 from pytest_spider2v.plugin import options, workers
-from pytest_spider2v.plugin.collection import TaskFile, TaskItem
+from pytest_spider2v.plugin.collection import BadTask, TaskFile, TaskItem
 from pytest_spider2v.plugin.fixtures import agent_name
 from pytest_spider2v.run.agent import AgentSettings
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord
-from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.tasks.model import Task, TaskFormatError
 
 #: ``--validate``'s checks of a Mind2Web task: agent -> the score it must have.
 CHECKS = {"oracle": 1.0, "noop": 0.0}
 _EXPECTED = pytest.StashKey[float]()
+#: task id -> the file whose items hold it, over the session's collection
+_SEEN = pytest.StashKey[dict[str, Path]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -46,18 +50,33 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[pytest.Item] | None:
-    """A Mind2Web file's items: one per task, or under ``--validate`` one per check of each."""
+    """A Mind2Web file's items: one per task, or under ``--validate`` one per check of each. A
+    task id another file of the session holds too is an item that errors: two records would be
+    one folder, and a task cut in two would be scored on half its steps."""
     if not tasks or any(task.layout != APP for task in tasks):
         return None
-    if not collector.config.getoption("spider2v_validate", False):
-        return [TaskItem.make(collector, task.id, task, run_web_task) for task in tasks]
+    seen = collector.config.stash.setdefault(_SEEN, {})
     items: list[pytest.Item] = []
     for task in tasks:
-        for agent, expected in CHECKS.items():
-            item = TaskItem.make(collector, f"{task.id}[validate-{agent}]", task, check_web_task, agent=agent,
-                                 record_suffix=agent)
-            item.stash[_EXPECTED] = expected
-            items.append(item)
+        other = seen.setdefault(task.id, task.path)
+        if other != task.path:
+            error = TaskFormatError(task.path, task.id, "task_id", f"the task also has rows in {other}: a task's "
+                                    "rows must lie in one file, or in the shards of one set (<name>-00000-of-00002.parquet, ...)")
+            items.append(BadTask.from_parent(collector, name=f"task-{task.id}", error=error))
+        elif not collector.config.getoption("spider2v_validate", False):
+            items.append(TaskItem.make(collector, task.id, task, run_web_task))
+        else:
+            items += _checks(collector, task)
+    return items
+
+
+def _checks(collector: TaskFile, task: Task) -> list[pytest.Item]:
+    items: list[pytest.Item] = []
+    for agent, expected in CHECKS.items():
+        item = TaskItem.make(collector, f"{task.id}[validate-{agent}]", task, check_web_task, agent=agent,
+                             record_suffix=agent)
+        item.stash[_EXPECTED] = expected
+        items.append(item)
     return items
 
 

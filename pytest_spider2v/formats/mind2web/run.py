@@ -71,8 +71,8 @@ def web_outcome(task: Task, record: TaskRecord, settings: AgentSettings) -> Eval
 
 def _steps_of(task: Task) -> WebTask:
     """The task's steps with their prompts and screenshots, read again from its rows."""
-    rows = [int(row) for row in task.facets["rows"]]
-    for entry in FORMAT.read(task.path, rows, run=True):
+    rows = {task.path.with_name(name): [int(row) for row in numbers] for name, numbers in task.facets["rows"].items()}
+    for entry in FORMAT.read(list(rows), rows, run=True):
         if isinstance(entry, TaskFormatError):
             raise entry
         if entry.task_id == task.id:

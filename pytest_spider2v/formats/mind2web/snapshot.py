@@ -14,7 +14,7 @@ in SeeAct's two rounds: ``prompt_0`` the task, the previous actions and the scre
 for the next action; ``prompt_1`` the candidates as lettered choices and the final answer's
 format (:mod:`.answers`). A row is invalid, as the card marks it, when it has no screenshot or its
 positive is not in ``cleaned_html``. The split is the file name's (``test_task-00000-of-00010``),
-or a ``split`` column when the file has one.
+or a ``split`` column when the file has one. Shards of one set are read as one (:mod:`.table`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from pyarrow import ArrowException
 
 from pytest_spider2v.formats.mind2web.answers import OPERATIONS, option_name
 from pytest_spider2v.formats.mind2web.steps import SPLITS, SnapshotSettings, WebStep, WebTask
-from pytest_spider2v.formats.mind2web.table import group_rows, image_part, read_rows, shared
+from pytest_spider2v.formats.mind2web.table import MadeRow, group_rows, image_part, read_rows, shared
 from pytest_spider2v.tasks.model import TaskFormatError
 
 INDEX = ("annotation_id", "action_uid", "confirmed_task", "website", "domain", "subdomain", "operation",
@@ -54,23 +54,26 @@ GROUNDING = ("(Reiteration)\nFirst, restate the element you chose, where it is, 
              "VALUE: the text to type or the option to select; None for CLICK")
 
 
-def original_tasks(path: Path, settings: SnapshotSettings, rows: list[int] | None = None, *,
+def original_tasks(files: list[Path], settings: SnapshotSettings, rows: dict[Path, list[int]] | None = None, *,
                    run: bool = False) -> list[WebTask | TaskFormatError]:
-    """The tasks of an original-layout file as snapshot steps (those holding ``rows``, when
-    given); with ``run`` their prompts and screenshots too. The screenshots are read either
-    way, since a row without one is invalid, a row group at a time."""
-    split = _split(path)
-    made = []
-    try:
-        for row, values in read_rows(path, INDEX + RUN + _split_column(path), rows):
-            values = {**values, "task_id": values.get("annotation_id"), "split": values.get("split", split),
-                      "task_description": values.get("confirmed_task")}
-            made.append((row, shared(values), _step(path, row, values, settings, run)))
-    except KeyError as exc:
-        return [TaskFormatError(path, None, str(exc.args[0]), "required column is missing")]
-    except (OSError, ArrowException) as exc:
-        return [TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}")]
-    return group_rows(path, made)
+    """The tasks of original-layout files (one, or the shards of one set) as snapshot steps (those
+    holding ``rows``, when given); with ``run`` their prompts and screenshots too. The screenshots
+    are read either way, since a row without one is invalid, a row group at a time."""
+    made: list[MadeRow] = []
+    errors: list[WebTask | TaskFormatError] = []
+    for path in files:
+        split = _split(path)
+        try:
+            read = read_rows(path, INDEX + RUN + _split_column(path), None if rows is None else rows.get(path, []))
+            for row, values in read:
+                values = {**values, "task_id": values.get("annotation_id"), "split": values.get("split", split),
+                          "task_description": values.get("confirmed_task")}
+                made.append((path, row, shared(values), _step(path, row, values, settings, run)))
+        except KeyError as exc:
+            errors.append(TaskFormatError(path, None, str(exc.args[0]), "required column is missing"))
+        except (OSError, ArrowException) as exc:
+            errors.append(TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}"))
+    return errors + group_rows(made)
 
 
 def _split_column(path: Path) -> tuple[str, ...]:
@@ -118,7 +121,7 @@ def _step(path: Path, row: int, values: dict[str, Any], settings: SnapshotSettin
     if not candidates:
         return fail("neg_candidates", "no candidates at all: there is nothing to choose from")
     prompts = _prompts(values, step, candidates, screenshot) if run else ([], [])
-    return WebStep(row, step, valid, candidates, targets, operation["op"], str(operation.get("value") or ""),
+    return WebStep(path, row, step, valid, candidates, targets, operation["op"], str(operation.get("value") or ""),
                    prompts[0], prompts[1], screenshot if run else None)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 #: The card's splits (the test splits of Multimodal-Mind2Web).
@@ -18,6 +19,7 @@ class WebStep:
     invalid). ``prompt_0``/``prompt_1`` and ``screenshot`` are read only when the task runs.
     """
 
+    file: Path  #: the Parquet file the row is in
     row: int  #: the row in its file (0-based)
     step: int  #: its index in the trajectory (0-based)
     valid: bool

@@ -11,6 +11,9 @@ no screenshots: a file of the full test splits holds gigabytes of them); the run
 for its own rows alone, from the row groups that hold them. Every problem is a
 :class:`~pytest_spider2v.tasks.model.TaskFormatError` naming the file, the row (0-based) and the
 field; a bad row costs its own task, never the file's others.
+
+A set of shards (``test-00000-of-00003.parquet``, ...: the hub cuts a split's rows into files in
+order, so a task may straddle two) is read as one: its tasks are gathered over every shard.
 """
 
 from __future__ import annotations
@@ -80,17 +83,27 @@ def _row_groups(file: Any, columns: list[str], wanted: set[int] | None) -> Itera
         start += size
 
 
-def card_tasks(path: Path, rows: Iterable[int] | None = None, *, run: bool = False) -> list[WebTask | TaskFormatError]:
-    """The tasks of a card-layout file (those holding ``rows``, when given), in file order; with
-    ``run`` their prompts and screenshots too."""
-    try:
-        read = read_rows(path, CARD_INDEX + (CARD_RUN if run else ()), rows)
-        made = [(row, shared(values), _card_step(path, row, values, run)) for row, values in read]
-    except KeyError as exc:
-        return [TaskFormatError(path, None, str(exc.args[0]), "required column is missing")]
-    except (OSError, ArrowException) as exc:
-        return [TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}")]
-    return group_rows(path, made)
+def card_tasks(files: list[Path], rows: dict[Path, list[int]] | None = None, *,
+               run: bool = False) -> list[WebTask | TaskFormatError]:
+    """The tasks of card-layout files (one file, or the shards of one set: a task may straddle
+    two), those holding ``rows`` when given, in file order; with ``run`` their prompts and
+    screenshots too."""
+    made: list[MadeRow] = []
+    errors: list[WebTask | TaskFormatError] = []
+    for path in files:
+        try:
+            read = read_rows(path, CARD_INDEX + (CARD_RUN if run else ()), None if rows is None else rows.get(path, []))
+            made += [(path, row, shared(values), _card_step(path, row, values, run)) for row, values in read]
+        except KeyError as exc:
+            errors.append(TaskFormatError(path, None, str(exc.args[0]), "required column is missing"))
+        except (OSError, ArrowException) as exc:
+            errors.append(TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}"))
+    return errors + group_rows(made)
+
+
+#: One row read: its file and number, what it shares with its task's other rows, and its step or
+#: the problem with it.
+MadeRow = tuple[Path, int, dict[str, Any], "WebStep | TaskFormatError"]
 
 
 def shared(values: dict[str, Any]) -> dict[str, Any]:
@@ -98,41 +111,43 @@ def shared(values: dict[str, Any]) -> dict[str, Any]:
     return {name: values.get(name) for name in SHARED}
 
 
-def group_rows(path: Path, read: list[tuple[int, dict[str, Any], WebStep | TaskFormatError]]) -> list[WebTask | TaskFormatError]:
-    """Rows (each with what it shares with its task's other rows, and its step or the problem
-    with it) gathered into tasks by ``task_id``: a task's steps sorted by ``step``; a task with a
+def group_rows(read: list[MadeRow]) -> list[WebTask | TaskFormatError]:
+    """Rows gathered into tasks by ``task_id``: a task's steps sorted by ``step``; a task with a
     bad row, or rows that disagree on what they share, becomes the problem of its first bad row."""
-    order: dict[str, list[tuple[int, dict[str, Any], WebStep | TaskFormatError]]] = {}
+    order: dict[str, list[MadeRow]] = {}
     entries: list[WebTask | TaskFormatError] = []
-    for row, values, step in read:
+    for path, row, values, step in read:
         task_id = values.get("task_id")
         if not isinstance(task_id, str) or not task_id.strip():
             entries.append(TaskFormatError(path, None, "task_id", f"row {row}: must be a non-empty string, "
                                            f"got {task_id!r}", line=row))
             continue
-        order.setdefault(task_id, []).append((row, values, step))
+        order.setdefault(task_id, []).append((path, row, values, step))
     for task_id, members in order.items():
         try:
-            entries.append(_task(path, task_id, members))
+            entries.append(_task(task_id, members))
         except TaskFormatError as exc:
             entries.append(exc)
     return entries
 
 
-def _task(path: Path, task_id: str, members: list[tuple[int, dict[str, Any], WebStep | TaskFormatError]]) -> WebTask:
-    for _, _, step in members:
+def _task(task_id: str, members: list[MadeRow]) -> WebTask:
+    for _, _, _, step in members:
         if isinstance(step, TaskFormatError):
             raise step
-    first_row, first, _ = members[0]
-    for row, values, _ in members[1:]:
+    first_path, first_row, first, _ = members[0]
+    for path, row, values, _ in members[1:]:
         for name in SHARED[1:]:
             if values.get(name) != first.get(name):
+                where = "" if path == first_path else f" of {first_path.name}"
                 raise TaskFormatError(path, task_id, name, f"row {row}: {values.get(name)!r} differs from row "
-                                      f"{first_row}'s {first.get(name)!r} in the same task")
-    steps = sorted((step for _, _, step in members if isinstance(step, WebStep)), key=lambda s: s.step)
+                                      f"{first_row}{where}'s {first.get(name)!r} in the same task")
+    steps = sorted((step for _, _, _, step in members if isinstance(step, WebStep)), key=lambda s: s.step)
     for before, after in zip(steps, steps[1:]):
         if before.step == after.step:
-            raise TaskFormatError(path, task_id, "step", f"row {after.row}: step {after.step} is also row {before.row}")
+            where = "" if before.file == after.file else f" of {before.file.name}"
+            raise TaskFormatError(after.file, task_id, "step", f"row {after.row}: step {after.step} is also row "
+                                                               f"{before.row}{where}")
     return WebTask(task_id, str(first["split"]), str(first["task_description"]), str(first["website"]),
                    str(first["domain"]), str(first["subdomain"]), tuple(steps))
 
@@ -177,8 +192,8 @@ def _card_step(path: Path, row: int, values: dict[str, Any], run: bool) -> WebSt
             except ValueError as exc:
                 return fail(name, str(exc))
         screenshot = next((image for m in prompts["prompt_0"] for image in _images(m)), None)
-    return WebStep(row, step, values["is_valid"], tuple(candidates), positives, values["target_op"], value or "",
-                   prompts.get("prompt_0", []), prompts.get("prompt_1", []), screenshot)
+    return WebStep(path, row, step, values["is_valid"], tuple(candidates), positives, values["target_op"],
+                   value or "", prompts.get("prompt_0", []), prompts.get("prompt_1", []), screenshot)
 
 
 def messages(value: Any) -> list[dict[str, Any]]:

@@ -142,7 +142,7 @@ def _errors(entries: list[Any]) -> list[str]:
 def test_a_card_file_reads_as_tasks_with_their_steps_in_order(tmp_path: Path) -> None:
     rows = card_rows()
     path = write_parquet(tmp_path / "test.parquet", [rows[2], rows[0], *rows[1:2], *rows[3:]], row_group_size=2)
-    entries = card_tasks(path)
+    entries = card_tasks([path])
     tasks = _tasks(entries)
     assert _errors(entries) == [] and list(tasks) == ["t-dogs", "t-stock", "t-visa"]
     dogs = tasks["t-dogs"]
@@ -157,13 +157,13 @@ def test_collection_reads_no_html_and_no_prompt(tmp_path: Path, monkeypatch: pyt
     read: list[tuple[str, ...]] = []
     real = table.read_rows
     monkeypatch.setattr(table, "read_rows", lambda path, columns, rows=None: read.append(tuple(columns)) or real(path, columns, rows))
-    card_tasks(write_parquet(tmp_path / "test.parquet", card_rows()))
+    card_tasks([write_parquet(tmp_path / "test.parquet", card_rows())])
     assert read and not {"raw_html", "cleaned_html", "prompt_0", "prompt_1"} & set(read[0])
 
 
 def test_a_run_reads_its_own_rows_with_prompts_and_the_screenshot(tmp_path: Path) -> None:
     path = write_parquet(tmp_path / "test.parquet", card_rows(), row_group_size=2)
-    tasks = _tasks(card_tasks(path, [3, 4], run=True))
+    tasks = _tasks(card_tasks([path], {path: [3, 4]}, run=True))
     assert list(tasks) == ["t-stock"]
     step = tasks["t-stock"].steps[0]
     assert step.screenshot is not None and step.screenshot.startswith(b"\x89PNG")
@@ -174,7 +174,7 @@ def test_a_run_reads_its_own_rows_with_prompts_and_the_screenshot(tmp_path: Path
 def test_a_missing_column_names_the_file_and_the_column(tmp_path: Path) -> None:
     rows = [{k: v for k, v in row.items() if k != "target_op"} for row in card_rows()]
     path = write_parquet(tmp_path / "test.parquet", rows)
-    assert _errors(card_tasks(path)) == [f"{path}: field 'target_op': required column is missing"]
+    assert _errors(card_tasks([path])) == [f"{path}: field 'target_op': required column is missing"]
 
 
 def test_bad_rows_cost_their_own_task_and_name_row_and_field(tmp_path: Path) -> None:
@@ -183,7 +183,7 @@ def test_bad_rows_cost_their_own_task_and_name_row_and_field(tmp_path: Path) -> 
     rows[3]["target_elements"] = ["<p>not offered</p>"]  # a valid row without a positive among the candidates
     rows[5]["target_op"] = "HOVER"
     path = write_parquet(tmp_path / "test.parquet", rows)
-    entries = card_tasks(path)
+    entries = card_tasks([path])
     assert list(_tasks(entries)) == ["t-dogs"]
     assert _errors(entries) == [
         f"{path}: task 't-stock': field 'candidates': row 3: no candidate is one of target_elements, yet the row is "
@@ -196,7 +196,7 @@ def test_a_wrong_type_and_a_disagreeing_row_are_named(tmp_path: Path) -> None:
     rows = [card_row("a", "test_task", 0), card_row("a", "test_task", 1, website="other"),
             card_row("b", "test_task", 0), card_row("c", "test_split", 0)]
     rows[2]["step"] = -1
-    entries = card_tasks(write_parquet(tmp_path / "test.parquet", rows))
+    entries = card_tasks([write_parquet(tmp_path / "test.parquet", rows)])
     assert [e.split(": ", 2)[2] for e in _errors(entries)] == [
         "field 'website': row 1: 'other' differs from row 0's 'adoptapet' in the same task",
         "field 'step': row 2: must be a whole number from 0, got -1",
@@ -229,7 +229,26 @@ def test_tasks_carry_markers_and_facets(tmp_path: Path) -> None:
     assert {"mind2web", "test_website", "website_finance_google", "domain_info", "subdomain_finance",
             "steps_2"} <= set(stock.markers)
     assert stock.facets == {"split": "test_website", "website": "finance.google", "domain": "Info",
-                            "subdomain": "Finance", "steps": 2, "valid_steps": 2, "rows": [3, 4]}
+                            "subdomain": "Finance", "steps": 2, "valid_steps": 2, "rows": {"test.parquet": [3, 4]}}
+
+
+def test_a_task_that_straddles_two_shards_is_one_task_of_the_first_shard(tmp_path: Path) -> None:
+    rows = card_rows()
+    first = write_parquet(tmp_path / "test-00000-of-00002.parquet", rows[:4])  # t-stock: row 3 here, row 0 there
+    second = write_parquet(tmp_path / "test-00001-of-00002.parquet", rows[4:])
+    fmt = Mind2WebFormat()
+    assert fmt.load(second) == []
+    tasks = {t.id: t for t in fmt.load(first) if isinstance(t, Task)}
+    assert sorted(tasks) == ["t-dogs", "t-stock", "t-visa"] and tasks["t-stock"].path == first
+    assert tasks["t-stock"].facets["rows"] == {first.name: [3], second.name: [0]}
+    [stock] = [t for t in fmt.read([first, second], {first: [3], second: [0]}, run=True) if isinstance(t, WebTask)]
+    assert [(s.file, s.row, s.step) for s in stock.steps] == [(first, 3, 0), (second, 0, 1)]
+    assert stock.steps[1].screenshot is not None
+
+
+def test_a_set_with_a_shard_missing_is_read_file_by_file(tmp_path: Path) -> None:
+    lone = write_parquet(tmp_path / "test-00001-of-00003.parquet", card_rows()[3:])
+    assert [t.id for t in Mind2WebFormat().load(lone) if isinstance(t, Task)] == ["t-stock", "t-visa"]
 
 
 # -- the original layout ---------------------------------------------------------------------------
@@ -239,7 +258,7 @@ def test_the_original_layout_becomes_k_distractors_and_one_positive(tmp_path: Pa
     rows = [original_row("flight", 0), original_row("flight", 1, op="TYPE", value="Paris", positives=2),
             original_row("flight", 2, image=False)]
     path = write_parquet(tmp_path / "test_website-00000-of-00001.parquet", rows)
-    [task] = original_tasks(path, SnapshotSettings(distractors=5, seed=42))
+    [task] = original_tasks([path], SnapshotSettings(distractors=5, seed=42))
     assert isinstance(task, WebTask) and task.split == "test_website" and task.description == "Find a flight to Paris."
     first, second, no_screenshot = task.steps
     assert len(first.candidates) == 6 and len(first.targets) == 1
@@ -254,7 +273,7 @@ def test_the_seed_fixes_the_sample_and_the_order_whatever_is_read(tmp_path: Path
     reversed_path = write_parquet(tmp_path / "test_task-y.parquet", rows[::-1])
 
     def candidates(p: Path, seed: int, only: list[int] | None = None) -> dict[int, tuple[str, ...]]:
-        [task] = original_tasks(p, SnapshotSettings(4, seed), only)
+        [task] = original_tasks([p], SnapshotSettings(4, seed), None if only is None else {p: only})
         assert isinstance(task, WebTask)
         return {s.step: s.candidates for s in task.steps}
 
@@ -265,7 +284,7 @@ def test_the_seed_fixes_the_sample_and_the_order_whatever_is_read(tmp_path: Path
 
 def test_the_original_layouts_prompts_hold_the_screenshot_and_the_lettered_choices(tmp_path: Path) -> None:
     path = write_parquet(tmp_path / "test_domain-0.parquet", [original_row("hotel", 0)])
-    [task] = original_tasks(path, SnapshotSettings(3, 42), run=True)
+    [task] = original_tasks([path], SnapshotSettings(3, 42), run=True)
     assert isinstance(task, WebTask)
     step = task.steps[0]
     assert [p["type"] for p in step.prompt_0[1]["content"]] == ["text", "image"]

@@ -108,6 +108,19 @@ def test_bad_input_errors_its_own_tasks_naming_file_row_and_field(pytester: pyte
     ])
 
 
+def test_shards_make_one_set_and_a_task_in_two_unrelated_files_errors(pytester: pytest.Pytester) -> None:
+    rows = card_rows()
+    write_parquet(pytester.path / "hub" / "test-00000-of-00002.parquet", rows[:4])  # t-stock straddles the two
+    write_parquet(pytester.path / "hub" / "test-00001-of-00002.parquet", rows[4:])
+    copy = write_parquet(pytester.path / "hub" / "test-mine.parquet", rows[5:])  # t-visa again, collected after
+    result = pytester.runpytest_subprocess("hub", "--agent", "oracle", "-n", "2", *SUBPROCESS)
+    result.assert_outcomes(passed=3, errors=1)
+    result.stdout.fnmatch_lines([f"*{copy}: task 't-visa': field 'task_id': the task also has rows in "
+                                 f"{pytester.path / 'hub' / 'test-00000-of-00002.parquet'}*"])
+    stock = records(pytester.path, "oracle")["t-stock"]
+    assert [step["index"] for step in stock["steps"]] == [0, 1] and stock["score"] == 1.0
+
+
 def test_validate_checks_the_oracle_scores_1_and_noop_0(pytester: pytest.Pytester, card: Path) -> None:
     result = pytester.runpytest_subprocess("mm-mind2web", "--validate", *SUBPROCESS)
     result.assert_outcomes(passed=6)
