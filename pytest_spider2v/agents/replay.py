@@ -65,21 +65,9 @@ class ReplayAgent(Agent):
         self._turns: list[RecordedTurn] = []
 
     def reset(self, task: Task) -> None:
-        recorded = self._record_of(task)
+        recorded = recorded_episode(self.name, self.run_dir, task)
         self._turns = recorded_turns(recorded.steps)
         self.replays = RecordedOutcome(str(self.run_dir), recorded.agent, recorded.status, recorded.score)
-
-    def _record_of(self, task: Task) -> TaskResult:
-        where = self.run_dir / record_path(task)
-        recorded = read_result(where)
-        if recorded is None:
-            raise Unavailable("agent", self.name, f"the run in {self.run_dir} has no record of {task.key} "
-                                                  f"(no {where / 'result.json'})")
-        if not recorded.stop_reason:
-            detail = recorded.detail.strip().splitlines()[0] if recorded.detail.strip() else "no detail"
-            raise Unavailable("agent", self.name, f"the recorded episode of {task.key} did not end "
-                                                  f"({recorded.status}: {detail}): there is nothing whole to replay")
-        return recorded
 
     def episode_settings(self, given: EpisodeSettings) -> EpisodeSettings:
         """Exactly the recorded turns: the episode ends where the recorded one did."""
@@ -92,6 +80,20 @@ class ReplayAgent(Agent):
         if self.pace == "recorded":
             time.sleep(turn.think)
         return Turn(turn.response, list(turn.actions))
+
+
+def recorded_episode(name: str, run_dir: Path, task: Task) -> TaskResult:
+    """``task``'s record in the run ``run_dir``, whose episode ended; else :class:`Unavailable`
+    (the task is skipped) for the agent ``name``, saying why."""
+    where = run_dir / record_path(task)
+    recorded = read_result(where)
+    if recorded is None:
+        raise Unavailable("agent", name, f"the run in {run_dir} has no record of {task.key} (no {where / 'result.json'})")
+    if not recorded.stop_reason:
+        detail = recorded.detail.strip().splitlines()[0] if recorded.detail.strip() else "no detail"
+        raise Unavailable("agent", name, f"the recorded episode of {task.key} did not end "
+                                         f"({recorded.status}: {detail}): there is nothing whole to replay")
+    return recorded
 
 
 def is_replay(name: str) -> bool:

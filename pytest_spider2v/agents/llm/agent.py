@@ -346,12 +346,17 @@ def _to_screen(action: dict[str, Any], view: View) -> dict[str, Any]:
 
 def make_llm_agent(vendor: ModelVendor, settings: AgentSettings) -> LLMAgent:
     """Build the agent, or raise Unavailable (the task is skipped) when no key or server is set."""
-    options = dict(settings.options)
-    parsed = LLMSettings.parse(vendor.model_of(settings.name), options)
+    parsed = LLMSettings.parse(vendor.model_of(settings.name), dict(settings.options))
+    return LLMAgent(parsed, make_backend(vendor, parsed, settings.name))
+
+
+def make_backend(vendor: ModelVendor, parsed: LLMSettings, agent_name: str) -> Backend:
+    """The vendor's SDK backend for ``parsed``, or Unavailable for ``agent_name`` when no key or
+    server is set (every model-driven answerer is made here: Mind2Web's too)."""
     base_url = parsed.base_url or os.environ.get(vendor.base_url_env) or None
     key = os.environ.get(vendor.key_env)
     if not key and not base_url:
-        raise Unavailable("agent", settings.name, vendor.key_hint)
+        raise Unavailable("agent", agent_name, vendor.key_hint)
     from pytest_spider2v.agents.llm import (
         backends,  # the SDKs: seconds to import, paid only by runs that make this agent
     )
@@ -360,8 +365,7 @@ def make_llm_agent(vendor: ModelVendor, settings: AgentSettings) -> LLMAgent:
                                  parsed.explicit_sampling)
     # A compatible server without authentication still needs some key for the SDK to send.
     backend_class: type[backends.OpenAIBackend | backends.AnthropicBackend] = getattr(backends, vendor.backend)
-    backend = backend_class(sampling, key or "no-key", base_url, parsed.timeout)
-    return LLMAgent(parsed, backend)
+    return backend_class(sampling, key or "no-key", base_url, parsed.timeout)
 
 
 def is_openai_model(name: str) -> bool:

@@ -19,7 +19,6 @@ messages instead, so the same ``--agent`` names are served here by answerers, re
 
 from __future__ import annotations
 
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,11 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.agents.llm import agent as llm
+from pytest_spider2v.agents.replay import is_replay, recorded_episode, run_folder
 from pytest_spider2v.formats.mind2web.answers import final_answer
 from pytest_spider2v.formats.mind2web.steps import WebStep, WebTask
 from pytest_spider2v.registry import Registry, Unavailable, UnknownName
 from pytest_spider2v.run.agent import AgentSettings, RecordedOutcome
-from pytest_spider2v.run.records import read_result, record_path
 from pytest_spider2v.tasks.model import Task
 
 if TYPE_CHECKING:
@@ -109,14 +108,7 @@ class ReplayAnswerer(StepAnswerer):
         self._answers: dict[int, str] = {}
 
     def reset(self, task: Task, web_task: WebTask) -> None:
-        where = self.run_dir / record_path(task)
-        recorded = read_result(where)
-        if recorded is None:
-            raise Unavailable("agent", self.name, f"the run in {self.run_dir} has no record of {task.key} "
-                                                  f"(no {where / 'result.json'})")
-        if not recorded.finished:
-            raise Unavailable("agent", self.name, f"the recorded run of {task.key} did not end ({recorded.status}): "
-                                                  "there are no answers to score again")
+        recorded = recorded_episode(self.name, self.run_dir, task)
         self._answers = {step.index: step.response for step in recorded.steps}
         missing = [step.step for step in web_task.steps if step.step not in self._answers]
         if missing:
@@ -166,42 +158,29 @@ def make_noop(settings: AgentSettings) -> StepAnswerer:
     return NoopAnswerer()
 
 
-def _is_replay(name: str) -> bool:
-    return name.startswith("replay:") and len(name) > len("replay:")
-
-
-@web_agents.register("replay:<run folder>", matches=_is_replay)
+@web_agents.register("replay:<run folder>", matches=is_replay)
 def make_replay(settings: AgentSettings) -> StepAnswerer:
-    run_dir = Path(settings.name[len("replay:"):]).expanduser()
+    run_dir = run_folder(settings.name)
     if not run_dir.is_dir():
         raise Unavailable("agent", settings.name, f"there is no run folder {run_dir}")
     return ReplayAnswerer(settings.name, run_dir)
 
 
-def _model_answerer(vendor_name: str, settings: AgentSettings) -> StepAnswerer:
-    vendor = llm.OPENAI if vendor_name == "openai" else llm.ANTHROPIC
-    given = dict(settings.options)
-    card = {"max_tokens": CARD_MAX_TOKENS, **({"temperature": CARD_TEMPERATURE} if vendor is llm.OPENAI else {})}
-    parsed = llm.LLMSettings.parse(vendor.model_of(settings.name), {**card, **given})
-    base_url = parsed.base_url or os.environ.get(vendor.base_url_env) or None
-    key = os.environ.get(vendor.key_env)
-    if not key and not base_url:
-        raise Unavailable("agent", settings.name, vendor.key_hint)
-    from pytest_spider2v.agents.llm import backends, pricing
+def _model_answerer(vendor: llm.ModelVendor, settings: AgentSettings) -> StepAnswerer:
+    from pytest_spider2v.agents.llm import pricing
 
-    sampling = backends.Sampling(parsed.model, parsed.temperature, parsed.top_p, parsed.max_tokens,
-                                 parsed.explicit_sampling)
-    backend_class: type[backends.OpenAIBackend | backends.AnthropicBackend] = getattr(backends, vendor.backend)
-    backend = backend_class(sampling, key or "no-key", base_url, parsed.timeout)
+    card = {"max_tokens": CARD_MAX_TOKENS, **({"temperature": CARD_TEMPERATURE} if vendor is llm.OPENAI else {})}
+    parsed = llm.LLMSettings.parse(vendor.model_of(settings.name), {**card, **settings.options})
+    backend = llm.make_backend(vendor, parsed, settings.name)
     return ModelAnswerer(backend, parsed.price or pricing.price_of(parsed.model), parsed.retries, parsed.backoff)
 
 
 @web_agents.register("openai", matches=llm.is_openai_model)
 def make_openai(settings: AgentSettings) -> StepAnswerer:
-    return _model_answerer("openai", settings)
+    return _model_answerer(llm.OPENAI, settings)
 
 
 @web_agents.register("anthropic", matches=llm.is_anthropic_model)
 def make_anthropic(settings: AgentSettings) -> StepAnswerer:
-    return _model_answerer("anthropic", settings)
+    return _model_answerer(llm.ANTHROPIC, settings)
 
