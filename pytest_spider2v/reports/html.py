@@ -239,14 +239,15 @@ def _web_steps(result: TaskResult, judged: dict[int, JsonObject], directory: Pat
             f'<li class="{"ok" if i in targets else ""}">'
             f'{"➜ " if part.get("chosen") == i else ""}{"✔ " if i in targets else ""}<code>{_e(candidate)}</code></li>'
             for i, candidate in enumerate(candidates))
-        if part.get("chosen") is None:
-            items += "<li>➜ none of them</li>" if not part.get("problem") else ""
+        if part.get("chosen") is None and part.get("valid") and not part.get("problem"):
+            items += "<li>➜ none of them</li>"
         verdict = ("<i>invalid step: not scored</i>" if not part.get("valid") else
                    f'element <span class="{"ok" if part.get("element") else "err"}">'
                    f'{"right" if part.get("element") else "wrong"}</span>, operation F1 {_e(part.get("op_f1"))}, '
                    f'<b class="{"ok" if part.get("success") else "err"}">'
                    f'{"success" if part.get("success") else "failure"}</b>')
-        given = (f'<span class="err">{_e(part["problem"])}</span>' if part.get("problem")
+        given = ("<i>not asked</i>" if not part.get("valid")
+                 else f'<span class="err">{_e(part["problem"])}</span>' if part.get("problem")
                  else _e(f"{part.get('chosen_name') or 'none'}: {part.get('op', '')} {part.get('value', '')}"))
         wanted = _e(f"{part.get('target_op', '')} {part.get('target_value', '')}")
         rows.append([

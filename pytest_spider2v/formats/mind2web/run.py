@@ -6,6 +6,9 @@ step's screenshot), so ``--resume``, ``replay:`` and the reports read it as any 
 line keeps its prompt (images as ``<image WxH>``), both rounds' replies, the final answer parsed,
 and its tokens and cost; the evaluation's parts keep its candidates and the four verdicts.
 
+A step whose row is invalid is recorded (its screenshot, its candidates) but not put to the agent:
+its answer would count in no figure, and a row without a screenshot could not be shown.
+
 Whose outcome: a score below 1 is the agent's; an answer that cannot be parsed is a wrong step,
 not an error. An exception of the agent's (a model server that keeps failing after its retries)
 ends the task as an error charged to the harness, as on the desktop; a run stopped by a signal
@@ -19,7 +22,7 @@ from typing import NoReturn
 
 import pytest
 
-from pytest_spider2v.formats.mind2web.answerers import StepAnswerer, answerer_factory
+from pytest_spider2v.formats.mind2web.answerers import StepAnswer, StepAnswerer, answerer_factory
 from pytest_spider2v.formats.mind2web.answers import parse_answer
 from pytest_spider2v.formats.mind2web.format import FORMAT, METRIC
 from pytest_spider2v.formats.mind2web.steps import WebTask
@@ -84,15 +87,15 @@ def _answer_steps(web: WebTask, answerer: StepAnswerer, record: TaskRecord) -> l
     answers: list[dict[str, object]] = []
     for turn, step in enumerate(web.steps):
         started = time.monotonic()
-        answer = answerer.answer(web, step)
+        answer = answerer.answer(web, step) if step.valid else StepAnswer("")
         think = round(time.monotonic() - started, 3)
         files = record.observation(step.step, step.screenshot, None)
         parsed = parse_answer(answer.text, len(step.candidates))
         rounds = "\n\n".join(f"[round {i}]\n{text}" for i, text in enumerate(answer.rounds, 1))
         record.step(Step(
-            index=step.step, turn=turn, response=answer.text, action=parsed.to_json(),
-            kind="none" if parsed.problem else "answer",
-            info={"status": "invalid step (not scored)" if not step.valid else "answered", "output": rounds},
+            index=step.step, turn=turn, response=answer.text, action=parsed.to_json() if step.valid else None,
+            kind="invalid" if not step.valid else "none" if parsed.problem else "answer",
+            info={"status": "answered" if step.valid else "invalid step: not asked, not scored", "output": rounds},
             duration=0.0, think=think, usage=dict(answer.usage), prompt=answer.prompt, observation=files,
         ))
         answers.append({"step": step.step, "answer": answer.text})

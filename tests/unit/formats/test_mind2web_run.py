@@ -42,7 +42,7 @@ def test_the_oracle_scores_every_valid_step_1(pytester: pytest.Pytester, card: P
                                  "by website*", "finance.google*1*2*"])
     assert summary_of(pytester.path, "oracle")["mind2web"]["by_split"]["test_website"]["steps"] == 2
     dogs = records(pytester.path, "oracle")["t-dogs"]
-    assert [step["action"]["chosen"] for step in dogs["steps"]] == [2, None, 0]
+    assert [step["action"] and step["action"]["chosen"] for step in dogs["steps"]] == [2, None, 0]
     assert (pytester.path / "results" / "oracle" / "mind2web" / "t-dogs" / "step_002.png").read_bytes().startswith(b"\x89PNG")
     report = (pytester.path / "report.html").read_text()
     assert "Multimodal-Mind2Web (the card&#x27;s figures)" in report or "Multimodal-Mind2Web (the card's figures)" in report
@@ -128,13 +128,12 @@ def test_validate_checks_the_oracle_scores_1_and_noop_0(pytester: pytest.Pyteste
 
 # -- the model agents -----------------------------------------------------------------------------
 
-#: What the scripted model answers in round 2 of each step, in the order the steps run (one
+#: What the scripted model answers in round 2 of each valid step, in the order the steps run (one
 #: worker: file order), and the hand computation of what that scores. Valid steps:
 #: t-dogs 0 right; t-dogs 2 element right, "type new" for "type new york" (F1 0.8); t-stock 0
 #: the wrong element with the right operation (F1 1); t-stock 1 unparsable (F1 0); t-visa 0 right.
 FINAL_ANSWERS = [
-    "ELEMENT: C\nACTION: CLICK\nVALUE: None",
-    "ELEMENT: A\nACTION: CLICK\nVALUE: None",  # t-dogs 1: invalid, not scored
+    "ELEMENT: C\nACTION: CLICK\nVALUE: None",  # (t-dogs 1 is invalid: not asked)
     "ELEMENT: A\nACTION: TYPE\nVALUE: new",
     "ELEMENT: B\nACTION: CLICK\nVALUE: None",
     "I cannot find the period selector.",
@@ -168,7 +167,7 @@ def test_a_scripted_model_runs_the_two_rounds_and_scores_as_by_hand(pytester: py
     figures = summary_of(pytester.path, "model")["mind2web"]
     assert {key: figures[key] for key in HAND} == HAND
     assert figures["by_split"]["test_domain"] == HAND_TEST_DOMAIN
-    assert server.pending == 0 and len(server.requests) == 12 and {r.wire for r in server.requests} == {wire}
+    assert server.pending == 0 and len(server.requests) == 10 and {r.wire for r in server.requests} == {wire}
 
     first, second = server.requests[0], server.requests[1]
     assert first.system_texts() == ["Imitate a person browsing."] and len(first.images()) == 1
@@ -177,19 +176,20 @@ def test_a_scripted_model_runs_the_two_rounds_and_scores_as_by_hand(pytester: py
     assert second.texts("user")[-1].startswith("(Multichoice Question)") and len(second.images()) == 1
 
     saved = records(pytester.path, "model")
+    assert saved["t-dogs"]["steps"][1]["kind"] == "invalid" and saved["t-dogs"]["steps"][1]["response"] == ""
     step = saved["t-dogs"]["steps"][2]
-    assert step["response"] == FINAL_ANSWERS[2] and step["action"] == {"chosen": 0, "op": "TYPE", "value": "new"}
+    assert step["response"] == FINAL_ANSWERS[1] and step["action"] == {"chosen": 0, "op": "TYPE", "value": "new"}
     assert step["usage"] == {"prompt_tokens": 250, "completion_tokens": 22, "cost_usd": 0.000294, "attempts": 2}
     assert "<image 64x40>" in json.dumps(step["prompt"]) and "base64" not in json.dumps(step["prompt"])
     assert saved["t-stock"]["steps"][1]["kind"] == "none"  # unparsable: a wrong step, its text kept
-    assert summary_of(pytester.path, "model")["tokens"] == 6 * 272
+    assert summary_of(pytester.path, "model")["tokens"] == 5 * 272
 
     # the recorded answers scored again, with no model
     replay = pytester.runpytest_subprocess("mm-mind2web", "--agent", "replay:results/model", "--run-name", "again",
                                            *SUBPROCESS)
     replay.assert_outcomes(passed=1, failed=2)
     assert {key: summary_of(pytester.path, "again")["mind2web"][key] for key in HAND} == HAND
-    assert len(server.requests) == 12
+    assert len(server.requests) == 10
 
 
 def test_a_model_server_that_keeps_failing_is_an_error_not_a_score(pytester: pytest.Pytester, card: Path,
