@@ -253,7 +253,7 @@ def _web_steps(result: TaskResult, judged: dict[int, JsonObject], directory: Pat
         rows.append([
             _e(step.index),
             _observation(step.observation or ObservationFiles(), directory, link_base),
-            f"<ol start=0 type=A>{items}</ol>",
+            f"<ol type=A>{items}</ol>",  # A, B, ..., Z, AA: the choices' names
             _reply(step.response) + f"<p>parsed: {given}<br>target: {wanted}</p>" + _info(step.info),
             verdict,
         ])

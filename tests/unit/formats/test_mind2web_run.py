@@ -47,6 +47,7 @@ def test_the_oracle_scores_every_valid_step_1(pytester: pytest.Pytester, card: P
     report = (pytester.path / "report.html").read_text()
     assert "Multimodal-Mind2Web (the card&#x27;s figures)" in report or "Multimodal-Mind2Web (the card's figures)" in report
     assert "candidates (\\u2714 target, \\u279c chosen)" in report and "invalid step: not scored" in report
+    assert "&lt;ol type=A&gt;" in report  # the list's own letters are the choices' names: A for the first
     assert 'name="score" value="1.00"' in (pytester.path / "junit.xml").read_text()
 
 
