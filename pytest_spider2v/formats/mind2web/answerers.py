@@ -6,6 +6,8 @@ messages instead, so the same ``--agent`` names are served here by answerers, re
 
 * ``oracle``: the target, in the final form (the positive's letter, the operation and its value);
 * ``noop``: no answer at all (every step wrong);
+* ``oracle-near-miss``: the oracle with its last valid step's element wrong (``--validate``'s near
+  miss: right everywhere but once, it must score 0);
 * ``replay:<run folder>``: the final answers an earlier run recorded, scored again with no model;
 * the model agents (``gpt-4o`` and any OpenAI model, ``openai:<model>`` on an OpenAI-compatible
   server with ``--llm-base-url``, ``claude-*`` / ``anthropic:<model>``): the card's two rounds
@@ -92,6 +94,21 @@ class OracleAnswerer(StepAnswerer):
         return StepAnswer(text, (text,))
 
 
+class NearMissAnswerer(OracleAnswerer):
+    """The oracle, but on the task's last valid step the candidate after the target is chosen:
+    ``--validate``'s near miss, which must score 0 (a task whose every step is right but one)."""
+
+    def reset(self, task: Task, web_task: WebTask) -> None:
+        self._missed = max((step.step for step in web_task.steps if step.valid), default=None)
+
+    def answer(self, web_task: WebTask, step: WebStep) -> StepAnswer:
+        if step.step != self._missed or not step.targets:
+            return super().answer(web_task, step)
+        wrong = next(i for i in range(len(step.candidates) + 1) if i not in step.targets)
+        text = final_answer(None if wrong == len(step.candidates) else wrong, len(step.candidates), step.op, step.value)
+        return StepAnswer(text, (text,))
+
+
 class NoopAnswerer(StepAnswerer):
     def reset(self, task: Task, web_task: WebTask) -> None:
         pass
@@ -151,6 +168,11 @@ class ModelAnswerer(StepAnswerer):
 @web_agents.register("oracle")
 def make_oracle(settings: AgentSettings) -> StepAnswerer:
     return OracleAnswerer()
+
+
+@web_agents.register("oracle-near-miss")
+def make_near_miss(settings: AgentSettings) -> StepAnswerer:
+    return NearMissAnswerer()
 
 
 @web_agents.register("noop")

@@ -3,7 +3,8 @@
 A Mind2Web file's tasks become ordinary task items (:class:`~pytest_spider2v.plugin.collection.TaskItem`:
 ``-k``, ``-m``, ``-n``, ``--lf``, ``--resume`` and ``--junitxml`` treat them like any task), whose
 body asks for ``mind2web_outcome`` instead of an environment's. Under ``--validate`` each task is
-checked as the desktop tasks are: the ``oracle`` must score it 1 and ``noop`` 0.
+checked as the desktop tasks are: the ``oracle`` must score it 1, ``oracle-near-miss`` (right on
+every step but its last valid one) 0, and ``noop`` 0.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.tasks.model import Task, TaskFormatError
 
-#: ``--validate``'s checks of a Mind2Web task: agent -> the score it must have.
-CHECKS = {"oracle": 1.0, "noop": 0.0}
+#: ``--validate``'s checks of a Mind2Web task: agent -> the score it must have. The near miss (the
+#: oracle with one step's element wrong) proves the check can fail.
+CHECKS = {"oracle": 1.0, "oracle-near-miss": 0.0, "noop": 0.0}
 _EXPECTED = pytest.StashKey[float]()
 #: task id -> the file whose items hold it, over the session's collection
 _SEEN = pytest.StashKey[dict[str, Path]]()

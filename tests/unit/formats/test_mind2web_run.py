@@ -122,9 +122,12 @@ def test_shards_make_one_set_and_a_task_in_two_unrelated_files_errors(pytester: 
     assert [step["index"] for step in stock["steps"]] == [0, 1] and stock["score"] == 1.0
 
 
-def test_validate_checks_the_oracle_scores_1_and_noop_0(pytester: pytest.Pytester, card: Path) -> None:
+def test_validate_checks_oracle_1_a_near_miss_0_and_noop_0(pytester: pytest.Pytester, card: Path) -> None:
     result = pytester.runpytest_subprocess("mm-mind2web", "--validate", *SUBPROCESS)
-    result.assert_outcomes(passed=6)
+    result.assert_outcomes(passed=9)
+    near_miss = records(pytester.path, "validate")["t-dogs-oracle-near-miss"]
+    assert [p["success"] for p in near_miss["evaluation"][0]["parts"]] == [True, False, False]
+    assert near_miss["score"] == 0.0 and near_miss["evaluation"][0]["parts"][2]["element"] is False
 
 
 # -- the model agents -----------------------------------------------------------------------------
