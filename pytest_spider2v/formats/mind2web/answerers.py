@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 #: The card's sampling: what its baseline sends with every request.
 CARD_MAX_TOKENS = "500"
 CARD_TEMPERATURE = "0"
+#: The assistant's turn in round 2 when the first reply was empty.
+EMPTY_REPLY = "(no reply)"
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,9 @@ class ModelAnswerer(StepAnswerer):
 
         first_messages = list(step.prompt_0)
         first = call_with_retries(lambda: self.backend.complete(first_messages), self.retries, self.backoff)
-        second_messages = [*first_messages, {"role": "assistant", "content": [{"type": "text", "text": f"\n\n{first.text}"}]},
+        # Anthropic refuses a turn of whitespace only: an empty first reply is said in words
+        reply = first.text if first.text.strip() else EMPTY_REPLY
+        second_messages = [*first_messages, {"role": "assistant", "content": [{"type": "text", "text": f"\n\n{reply}"}]},
                            *step.prompt_1]
         second = call_with_retries(lambda: self.backend.complete(second_messages), self.retries, self.backoff)
         prompt_tokens = first.prompt_tokens + second.prompt_tokens

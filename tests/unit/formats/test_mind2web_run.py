@@ -196,6 +196,14 @@ def test_a_scripted_model_runs_the_two_rounds_and_scores_as_by_hand(pytester: py
     assert len(server.requests) == 10
 
 
+def test_an_empty_first_reply_goes_back_in_words(pytester: pytest.Pytester, card: Path, server: LLMServer) -> None:
+    server.script(Reply(""), Reply("ELEMENT: B\nACTION: CLICK\nVALUE: None"))
+    result = pytester.runpytest_subprocess("mm-mind2web", "-k", "t-visa", "--agent", "anthropic:scripted",
+                                           "--llm-base-url", server.anthropic_url, *SUBPROCESS)
+    result.assert_outcomes(passed=1)
+    assert "\n\n(no reply)" in server.requests[1].texts("assistant")
+
+
 def test_a_model_server_that_keeps_failing_is_an_error_not_a_score(pytester: pytest.Pytester, card: Path,
                                                                   server: LLMServer) -> None:
     server.script(*[Reply.error(503)] * 3)
