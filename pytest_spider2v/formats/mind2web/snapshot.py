@@ -25,11 +25,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from pyarrow import ArrowException
-
 from pytest_spider2v.formats.mind2web.answers import OPERATIONS, option_name
 from pytest_spider2v.formats.mind2web.steps import SPLITS, SnapshotSettings, WebStep, WebTask
-from pytest_spider2v.formats.mind2web.table import MadeRow, group_rows, image_part, read_rows, shared
+from pytest_spider2v.formats.mind2web.table import image_part, read_tasks, shared
 from pytest_spider2v.tasks.model import TaskFormatError
 
 INDEX = ("annotation_id", "action_uid", "confirmed_task", "website", "domain", "subdomain", "operation",
@@ -59,21 +57,12 @@ def original_tasks(files: list[Path], settings: SnapshotSettings, rows: dict[Pat
     """The tasks of original-layout files (one, or the shards of one set) as snapshot steps (those
     holding ``rows``, when given); with ``run`` their prompts and screenshots too. The screenshots
     are read either way, since a row without one is invalid, a row group at a time."""
-    made: list[MadeRow] = []
-    errors: list[WebTask | TaskFormatError] = []
-    for path in files:
-        split = _split(path)
-        try:
-            read = read_rows(path, INDEX + RUN + _split_column(path), None if rows is None else rows.get(path, []))
-            for row, values in read:
-                values = {**values, "task_id": values.get("annotation_id"), "split": values.get("split", split),
-                          "task_description": values.get("confirmed_task")}
-                made.append((path, row, shared(values), _step(path, row, values, settings, run)))
-        except KeyError as exc:
-            errors.append(TaskFormatError(path, None, str(exc.args[0]), "required column is missing"))
-        except (OSError, ArrowException) as exc:
-            errors.append(TaskFormatError(path, None, None, f"cannot read as Parquet: {exc}"))
-    return errors + group_rows(made)
+    def step(path: Path, row: int, values: dict[str, Any]) -> tuple[dict[str, Any], WebStep | TaskFormatError]:
+        values = {**values, "task_id": values.get("annotation_id"), "split": values.get("split", _split(path)),
+                  "task_description": values.get("confirmed_task")}
+        return shared(values), _step(path, row, values, settings, run)
+
+    return read_tasks(files, rows, lambda path: INDEX + RUN + _split_column(path), step)
 
 
 def _split_column(path: Path) -> tuple[str, ...]:

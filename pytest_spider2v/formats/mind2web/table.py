@@ -22,7 +22,7 @@ import base64
 import binascii
 import io
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +88,22 @@ def card_tasks(files: list[Path], rows: dict[Path, list[int]] | None = None, *,
     """The tasks of card-layout files (one file, or the shards of one set: a task may straddle
     two), those holding ``rows`` when given, in file order; with ``run`` their prompts and
     screenshots too."""
+    return read_tasks(files, rows, lambda path: CARD_INDEX + (CARD_RUN if run else ()),
+                      lambda path, row, values: (shared(values), _card_step(path, row, values, run)))
+
+
+def read_tasks(files: list[Path], rows: dict[Path, list[int]] | None, columns: Callable[[Path], tuple[str, ...]],
+               step: Callable[[Path, int, dict[str, Any]], tuple[dict[str, Any], WebStep | TaskFormatError]],
+               ) -> list[WebTask | TaskFormatError]:
+    """The tasks of ``files`` (either layout): each file's ``columns`` read (of ``rows``, when
+    given), each row made into what its task shares and its ``step``, the rows gathered into
+    tasks; a file that lacks a column or cannot be read is an error of its own."""
     made: list[MadeRow] = []
     errors: list[WebTask | TaskFormatError] = []
     for path in files:
         try:
-            read = read_rows(path, CARD_INDEX + (CARD_RUN if run else ()), None if rows is None else rows.get(path, []))
-            made += [(path, row, shared(values), _card_step(path, row, values, run)) for row, values in read]
+            for row, values in read_rows(path, columns(path), None if rows is None else rows.get(path, [])):
+                made.append((path, row, *step(path, row, values)))
         except KeyError as exc:
             errors.append(TaskFormatError(path, None, str(exc.args[0]), "required column is missing"))
         except (OSError, ArrowException) as exc:
