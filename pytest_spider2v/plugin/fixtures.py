@@ -31,6 +31,15 @@ def agent_name(item: pytest.Item) -> str:
     return item.stash.get(AGENT, None) or item.config.getoption("spider2v_agent")
 
 
+def agent_settings(item: pytest.Item) -> AgentSettings:
+    """What the item's agent is made with: its name, the step budget, the agent options and the
+    worker it runs in (a task format whose items run without an environment makes its own agents
+    from these too)."""
+    config = item.config
+    return AgentSettings(name=agent_name(item), max_steps=config.getoption("spider2v_max_steps"),
+                         options=options.agent_options(config), worker=workers.worker_id(config))
+
+
 @pytest.fixture(scope="session")
 def spider2v_provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
     """This worker's environment provider; removes a crashed run's leftovers first."""
@@ -83,9 +92,7 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
     name = agent_name(request.node)
 
     def make_agent() -> Agent:
-        settings = AgentSettings(name=name, max_steps=config.getoption("spider2v_max_steps"),
-                                 options=options.agent_options(config), worker=workers.worker_id(config))
-        agent: Agent = agent_factory(name)(settings)
+        agent: Agent = agent_factory(name)(agent_settings(request.node))
         return agent
 
     def provider() -> Provider:  # the session's provider, started only when a task needs one

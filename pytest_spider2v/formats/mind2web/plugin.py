@@ -16,10 +16,8 @@ import pytest
 from pytest_spider2v.formats.mind2web.format import APP, FORMAT
 from pytest_spider2v.formats.mind2web.run import web_outcome
 from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
-from pytest_spider2v.plugin import options, workers
 from pytest_spider2v.plugin.collection import BadTask, TaskFile, TaskItem
-from pytest_spider2v.plugin.fixtures import agent_name
-from pytest_spider2v.run.agent import AgentSettings
+from pytest_spider2v.plugin.fixtures import agent_settings
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.tasks.model import Task, TaskFormatError
@@ -85,10 +83,7 @@ def _checks(collector: TaskFile, task: Task) -> list[pytest.Item]:
 @pytest.fixture
 def mind2web_outcome(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_record: TaskRecord) -> Evaluation:
     """The task's steps answered and scored."""
-    config = request.config
-    settings = AgentSettings(name=agent_name(request.node), max_steps=config.getoption("spider2v_max_steps"),
-                             options=options.agent_options(config), worker=workers.worker_id(config))
-    return web_outcome(spider2v_task, spider2v_record, settings)
+    return web_outcome(spider2v_task, spider2v_record, agent_settings(request.node))
 
 
 def run_web_task(mind2web_outcome: Evaluation) -> None:
