@@ -34,6 +34,7 @@ class HttpEnvironment(Environment):
     ports: dict[int, int] = field(default_factory=dict)
     request_timeout: float = 90.0
     display: bool = True
+    image: str = field(default="", kw_only=True)
 
     def __post_init__(self) -> None:
         import httpx

@@ -17,9 +17,10 @@ from typing import Any
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, RUN_DIR, TASK
+from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, REPEAT, RUN_DIR, TASK
 from pytest_spider2v.run.agent import agent_factory, run_read_by
 from pytest_spider2v.run.evaluation import Evaluation
+from pytest_spider2v.run.results import Repeat
 from pytest_spider2v.tasks.formats import is_format_data
 from pytest_spider2v.tasks.layouts import in_spider2v_checkout
 from pytest_spider2v.tasks.loading import is_task_file, load_task_file
@@ -98,6 +99,10 @@ class TaskFile(pytest.Module):
         made = self.ihook.pytest_spider2v_make_items(collector=self, tasks=tasks) if tasks else []
         items: list[pytest.Item | pytest.Collector] = list(made if made is not None else
                                                           [TaskItem.of_task(self, task) for task in tasks])
+        count: int = self.config.getoption("spider2v_repeat", 1)
+        if count > 1:
+            items = [repeated for item in items
+                     for repeated in (item.repeats(count) if isinstance(item, TaskItem) else [item])]
         return items + [BadTask.from_parent(self, name=_error_name(error, self.path), error=error) for error in errors]
 
 
@@ -148,6 +153,25 @@ class TaskItem(pytest.Function):
             ensure_marker(item.config, marker, "related app" if marker in task.spec.related_apps else "task marker")
             item.add_marker(marker)
         return item
+
+    def repeats(self, count: int) -> list[TaskItem]:
+        """The item ``count`` times, as ``--repeat`` runs it: each its own item (its own environment,
+        record and report), named as pytest-repeat names its repeats (``task[verbose-2-3]``,
+        ``task[2-3]``), so ``-k``, ``--lf`` and ``--deselect`` address one repeat."""
+        parent = self.parent
+        assert isinstance(parent, TaskFile)
+        copies = []
+        for index in range(1, count + 1):
+            suffix = f"{index}-{count}"
+            name = f"{self.name[:-1]}-{suffix}]" if self.name.endswith("]") else f"{self.name}[{suffix}]"
+            copy = TaskItem.make(parent, name, self.stash[TASK], self.obj, agent=self.stash.get(AGENT, None),
+                                 record_suffix=self.stash.get(RECORD_SUFFIX, None))
+            for marker in self.own_markers:
+                if marker.name not in copy.keywords:
+                    copy.add_marker(marker)
+            copy.stash[REPEAT] = Repeat(index, count)
+            copies.append(copy)
+        return copies
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, self.stash[TASK].key

@@ -10,12 +10,13 @@ or fail.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.plugin import options, ownership, workers
-from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, RUN_DIR, TASK
+from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_DIR, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
 from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
@@ -74,11 +75,16 @@ def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> Task
     directory = task_dir(config.stash[RUN_DIR].parent, config.stash[RUN_DIR].name, spider2v_task)
     if RECORD_SUFFIX in item.stash:
         directory = directory.with_name(f"{directory.name}-{item.stash[RECORD_SUFFIX]}")
+    repeat = item.stash.get(REPEAT, None)
+    if repeat is not None and repeat.index > 1:  # the first keeps the task's folder: a run without --repeat resumes
+        directory = directory.with_name(f"{directory.name}-repeat-{repeat.index}")
     previous = recorded_outcome(read_result(directory), agent) if config.getoption("spider2v_resume") else None
     if previous is not None:
-        record = TaskRecord(directory, previous)
+        record = TaskRecord(directory, replace(previous, repeat=repeat))
     else:
-        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, options.recorded_settings(config))
+        fingerprint = config.hook.pytest_spider2v_task_fingerprint(task=spider2v_task) or ""
+        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, options.recorded_settings(config),
+                                  repeat, fingerprint)
     item.stash[RECORD] = record
     return record
 

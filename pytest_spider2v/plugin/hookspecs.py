@@ -34,3 +34,15 @@ def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[p
     a :class:`~pytest_spider2v.plugin.collection.TaskItem` whose stash names the agent it runs
     (:data:`~pytest_spider2v.plugin.keys.AGENT`) and its record folder's suffix.
     """
+
+
+@pytest.hookspec(firstresult=True)
+def pytest_spider2v_task_fingerprint(task: Task) -> str | None:
+    """A digest of everything the task's score depends on (its files, the code that scores it,
+    its environment's recipe), kept in its record: a run's manifest digests its tasks' ones, so
+    two runs on different task sets, or on tasks whose scoring changed, are told apart."""
+
+
+def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, Any]:
+    """Entries an extension adds to the run's manifest (:mod:`pytest_spider2v.reports.manifest`):
+    the flags of its own that change scores (a seed, a sampling setting). Secrets are masked."""

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pytest_spider2v.run.records import TaskRecord
+from pytest_spider2v.run.results import Repeat
 from pytest_spider2v.tasks.model import Task
 
 #: the task of a task item
@@ -17,6 +18,8 @@ AGENT = pytest.StashKey[str]()
 #: appended to a task item's record folder name, so items of one task keep separate records
 #: (``--validate``: one record per check)
 RECORD_SUFFIX = pytest.StashKey[str]()
+#: which of its task's ``--repeat`` runs a task item is (absent without ``--repeat``)
+REPEAT = pytest.StashKey[Repeat]()
 #: the record of a task item, once the ``spider2v_record`` fixture has started it
 RECORD = pytest.StashKey[TaskRecord]()
 #: with ``--cloud emulate``: the folder of account settings pointing at the emulators, on the config

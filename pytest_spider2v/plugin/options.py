@@ -7,6 +7,7 @@ own.
 
 from __future__ import annotations
 
+import argparse
 import os
 import shutil
 import tempfile
@@ -43,6 +44,9 @@ def add_options(parser: pytest.Parser) -> None:
                     help="name of this run's folder under --results-dir (default: the agent's name)")
     group.addoption("--resume", dest="spider2v_resume", action="store_true",
                     help="reuse finished records of this run instead of running those tasks again")
+    group.addoption("--repeat", dest="spider2v_repeat", type=_repeat_count, default=1, metavar="K",
+                    help="run every selected task K times, each on a fresh environment with a record of its own; "
+                         "the summary adds pass@K, pass^K and the tasks whose repeats disagree (default: 1)")
     group.addoption("--retries", dest="spider2v_retries", type=int, default=0, metavar="N",
                     help="start a task over on a fresh environment, up to N times, when its environment or "
                          "setup fails (never after a score); every attempt stays in the record (default: 0)")
@@ -71,6 +75,13 @@ def add_options(parser: pytest.Parser) -> None:
                          "(default: per snapshot, in snapshots.yaml)")
     group.addoption("--isolate-network", dest="spider2v_isolate_network", action="store_true",
                     help="cut environments off from every network; only the harness reaches their guest ports")
+
+
+def _repeat_count(value: str) -> int:
+    """``--repeat``'s count: a whole number of at least 1."""
+    if not value.isdigit() or int(value) < 1:
+        raise argparse.ArgumentTypeError(f"a count of at least 1, not {value!r}")
+    return int(value)
 
 
 def run_folder(config: pytest.Config) -> Path:

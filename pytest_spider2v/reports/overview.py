@@ -6,24 +6,31 @@ the rate without those on the errata list and tokens, cost and wall time per gro
 bar chart of its success rates; the closed-form accuracies of a run with DABench questions; and,
 for a replay, the tasks whose outcome changed.
 
-Built from :func:`.summary.summarize`'s figures alone. The charts are inline SVG written here:
-the report must open anywhere, without fetching a charting library.
+Built from :func:`.summary.summarize`'s figures and the run's manifest alone. The charts are
+inline SVG drawn by matplotlib (:mod:`.charts`): the report opens anywhere, without fetching a
+charting library.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
+from typing import Any
 
+from pytest_spider2v.reports.charts import RateBar, rates_chart
 from pytest_spider2v.reports.closed_form import ACCURACY_LABELS, Accuracies, ClosedFormSummary
+from pytest_spider2v.reports.manifest import properties
 from pytest_spider2v.reports.summary import (
     GroupFigures,
     ReplayComparison,
     RunSummary,
     charged_text,
+    interval_text,
     spending,
-    wall_time,
+    uncertainty,
 )
 from pytest_spider2v.reports.task_summary import GROUPINGS
+from pytest_spider2v.reports.timing import TIME_PARTS, wall_time
 from pytest_spider2v.reports.web_steps import FIGURE_LABELS, WebFigures, WebStepsSummary
 
 STYLE = """<style>
@@ -33,13 +40,14 @@ STYLE = """<style>
 .s2v-overview .group{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
 .s2v-overview .changed{color:#a00}
 </style>"""
-#: The chart's geometry, in pixels: label column, longest bar, one row, the axis labels on top.
-LABEL, BAR, ROW, TOP, VALUE = 180, 240, 20, 18, 52
 
 
-def render_overview(summary: RunSummary) -> str:
-    """The HTML section for the top of the report."""
-    parts = [STYLE, '<section id="spider2v-overview" class="s2v-overview">', _headline(summary)]
+def render_overview(summary: RunSummary, manifest: Mapping[str, Any] | None = None) -> str:
+    """The HTML section for the top of the report: the manifest, then the figures."""
+    parts = [STYLE, '<section id="spider2v-overview" class="s2v-overview">']
+    if manifest:
+        parts.append(render_manifest(manifest))
+    parts.append(_headline(summary))
     if summary.replay is not None:
         parts.append(_replay(summary.replay))
     spent = [column for column in ("tokens", "cost") if summary.overall.spent(column) is not None]
@@ -47,15 +55,51 @@ def render_overview(summary: RunSummary) -> str:
         groups = summary.groups[title]
         if groups:
             parts.append(f'<div id="spider2v-by-{escape(title)}"><h3>by {escape(title)}</h3><div class="group">'
-                         f"{_table(title, groups, spent)}"
-                         f"{bar_chart(f'success rate by {title}', [(n, f.success_rate) for n, f in groups.items()])}"
-                         "</div></div>")
+                         f"{_table(title, groups, spent)}{_chart(title, groups)}</div></div>")
+    if summary.flaky:
+        parts.append(_flaky(summary))
     if summary.closed_form is not None:
         parts.append(_closed_form(summary.closed_form))
     if summary.web_steps is not None:
         parts.append(_web_steps(summary.web_steps))
+    parts.append(_time(summary))
     parts.append("</section>")
     return "".join(parts)
+
+
+def render_manifest(manifest: Mapping[str, Any]) -> str:
+    """The run's conditions as a table of ``path: value`` rows (:func:`.manifest.properties`)."""
+    rows = "".join(f"<tr><td>{escape(name.removeprefix('spider2v.'))}</td><td>{escape(value)}</td></tr>"
+                   for name, value in properties(manifest))
+    return (f'<details id="spider2v-manifest" open><summary><b>Manifest</b>: the conditions of this run '
+            f'(README "Reading results")</summary><table class="manifest">{rows}</table></details>')
+
+
+def _chart(title: str, groups: dict[str, GroupFigures]) -> str:
+    bars = [RateBar(name, "success rate", f.success_rate, f.interval.low if f.interval else None,
+                    f.interval.high if f.interval else None) for name, f in groups.items()]
+    return rates_chart(bars, f"success rate by {title}, with its 95% interval")
+
+
+def _flaky(summary: RunSummary) -> str:
+    rows = "".join(f'<tr><td>{escape(t.nodeid)}</td><td class="num">{t.passes} of {t.runs}</td></tr>'
+                   for t in summary.flaky)
+    return (f'<div id="spider2v-flaky"><h3>flaky: {len(summary.flaky)} tasks whose repeats disagree</h3>'
+            f'<table class="flaky"><tr><th>task</th><th class=num>passed</th></tr>{rows}</table></div>')
+
+
+def _time(summary: RunSummary) -> str:
+    splits = [("run", summary.time), *summary.time_by_app.items()]
+    if summary.time.total <= 0:
+        return ""
+    head = "".join(f"<th class=num>{escape(part)}</th>" for part in TIME_PARTS)
+    body = "".join(
+        f"<tr><td>{escape(name)}</td><td class=num>{wall_time(split.total)}</td>"
+        + "".join(f"<td class=num>{split.seconds[part] / split.total:.1%}</td>" for part in TIME_PARTS)
+        + f"<td class=num>{split.harness_share or 0:.1%}</td></tr>" for name, split in splits if split.total > 0)
+    return ('<div id="spider2v-time"><h3>where the time went (share of the wall time; harness = all but thinking)'
+            f'</h3><table class="time"><tr><th></th><th class=num>total</th>{head}<th class=num>harness</th></tr>'
+            f"{body}</table></div>")
 
 
 def _headline(summary: RunSummary) -> str:
@@ -77,48 +121,26 @@ def _headline(summary: RunSummary) -> str:
             f"attempted of {overall.total} ({escape(errors)}, as the papers score a failed run; "
             f"{overall.skipped} skipped, not attempted); {_rate(overall.success_rate_completed)} over the "
             f"{overall.scored} that completed; {overall.tampered} tampered{without} &middot; "
-            f"{escape(' · '.join(facts))}</p>{emulated}")
+            f"{escape(' · '.join(facts))}</p><p class=\"uncertainty\">{escape(uncertainty(overall))}</p>{emulated}")
 
 
 def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str:
+    repeated = next(iter(groups.values())).repeats > 1
+    k = next(iter(groups.values())).repeats
     head = [title, "tasks", "runnable", "scored", "passed", "errors", "skipped", "errata", "success",
-            "success of completed", "success w/o errata", *spent, "wall time"]
+            "success of completed", "success w/o errata", "95% interval",
+            *([f"pass@{k}", f"pass^{k}", "flaky"] if repeated else []), *spent, "wall time"]
     cells = "".join(f'<th{"" if i == 0 else " class=num"}>{escape(h)}</th>' for i, h in enumerate(head))
     rows = []
     for name, f in groups.items():
         values = [str(f.total), str(f.runnable), str(f.scored), str(f.passed), str(f.errors), str(f.skipped),
                   str(f.flagged), _rate(f.success_rate), _rate(f.success_rate_completed),
-                  _rate(f.success_rate_without_errata),
+                  _rate(f.success_rate_without_errata), interval_text(f.interval),
+                  *([_rate(f.pass_at_k), _rate(f.pass_hat_k), str(f.flaky)] if repeated else []),
                   *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
         rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
                     + "</tr>")
     return f'<table class="by-{escape(title)}"><tr>{cells}</tr>{"".join(rows)}</table>'
-
-
-def bar_chart(title: str, rows: list[tuple[str, float | None]]) -> str:
-    """A horizontal bar per row, its length the rate (0 to 1); a row without one reads n/a."""
-    width, height = LABEL + BAR + VALUE, TOP + ROW * len(rows) + 4
-    parts = [f'<svg class="s2v-chart" role="img" aria-label="{escape(title)}" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" xmlns="http://www.w3.org/2000/svg" '
-             'font-family="sans-serif" font-size="12">', f"<title>{escape(title)}</title>"]
-    for share in (0, 0.5, 1):
-        x = LABEL + share * BAR
-        parts.append(f'<line x1="{x:g}" y1="{TOP - 4}" x2="{x:g}" y2="{height}" stroke="#ddd"/>'
-                     f'<text x="{x:g}" y="{TOP - 6}" text-anchor="middle" fill="#666">{share:.0%}</text>')
-    for index, (name, rate) in enumerate(rows):
-        y = TOP + index * ROW
-        label = name if len(name) <= 26 else name[:25] + "…"
-        parts.append(f'<text x="{LABEL - 6}" y="{y + 14}" text-anchor="end"><title>{escape(name)}</title>'
-                     f"{escape(label)}</text>")
-        if rate is None:
-            parts.append(f'<text x="{LABEL + 4}" y="{y + 14}" fill="#999">n/a</text>')
-            continue
-        length = max(0.0, min(1.0, rate)) * BAR
-        parts.append(f'<rect class="bar" x="{LABEL}" y="{y + 3}" width="{length:.1f}" height="{ROW - 6}" fill="#3a7bd5">'
-                     f"<title>{escape(name)}: {_rate(rate)}</title></rect>"
-                     f'<text x="{LABEL + length + 4:.1f}" y="{y + 14}">{_rate(rate)}</text>')
-    parts.append("</svg>")
-    return "".join(parts)
 
 
 def _replay(replay: ReplayComparison) -> str:

@@ -17,14 +17,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.junitxml import xml_key  # pytest's own key of --junitxml's writer: the record_testsuite_property way
 
 from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
 from pytest_spider2v.plugin.workers import is_worker
+from pytest_spider2v.reports import manifest
 from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.overview import render_overview
 from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.video import video_extra
+from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
 from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.model import Task
@@ -115,6 +118,15 @@ class RunSummaryPlugin:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.entries: dict[str, TaskSummary] = {}
+        self.manifest: JsonObject = {}
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        """The manifest, written as the run starts: an interrupted run keeps it."""
+        run_dir = self.config.stash.get(RUN_DIR, None)
+        if run_dir is None or self.config.option.collectonly:
+            return
+        self.manifest = manifest.started(self.config, run_dir)
+        write_json_atomic(run_dir / manifest.MANIFEST_FILE, self.manifest)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for name, value in report.user_properties:
@@ -131,7 +143,7 @@ class RunSummaryPlugin:
                                     session: pytest.Session) -> None:
         """The report opens with the run at a glance (not for --validate, whose items check tasks)."""
         if self.entries and not self.config.getoption("spider2v_validate", False):
-            prefix.append(render_overview(summarize(self.entries.values())))
+            prefix.append(render_overview(summarize(self.entries.values()), self._completed(finished=False)))
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_header(self, cells: list[str]) -> None:
@@ -144,10 +156,22 @@ class RunSummaryPlugin:
         cells.insert(2, f'<td class="col-task">{escape(task.label) if task else ""}</td>')
         cells.insert(3, f'<td class="col-score">{escape(task.score_text) if task else ""}</td>')
 
+    def _completed(self, finished: bool) -> JsonObject:
+        return manifest.completed(self.manifest, self.entries.values(), finished) if self.manifest else {}
+
+    @pytest.hookimpl(tryfirst=True)  # before --junitxml writes its file, which carries the manifest
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         run_dir = self.config.stash.get(RUN_DIR, None)
-        if run_dir is not None and self.entries:
-            write_json_atomic(run_dir / SUMMARY_FILE, summarize(self.entries.values()).to_json())
+        if run_dir is None or not self.entries:
+            return
+        done = self._completed(finished=True)
+        if done:
+            write_json_atomic(run_dir / manifest.MANIFEST_FILE, done)
+            junit = self.config.stash.get(xml_key, None)
+            if junit is not None:
+                for name, value in manifest.properties(done):
+                    junit.add_global_property(name, value)
+        write_json_atomic(run_dir / SUMMARY_FILE, {**summarize(self.entries.values()).to_json(), "manifest": done})
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         # --validate items check tasks, not an agent: success rates over them would mislead

@@ -19,7 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pytest_spider2v.reports.closed_form import ClosedFormSummary, closed_form_summary, format_closed_form
+from pytest_spider2v.reports.statistics import Interval, pass_at_k, pass_hat_k, rate_interval
 from pytest_spider2v.reports.task_summary import GROUPINGS, TaskSummary
+from pytest_spider2v.reports.timing import TimeSplit, format_time_split, wall_time
 from pytest_spider2v.reports.web_steps import WebStepsSummary, format_web_steps, web_steps_summary
 from pytest_spider2v.run.json_values import JsonObject
 
@@ -55,24 +57,35 @@ class GroupFigures:
     #: failures are scores of 0)
     errors_charged: dict[str, int] = field(default_factory=dict)
     tampered: int = 0  #: scored 0 for tampering with what the evaluation takes as given
+    #: the tasks attempted (each once, however many times ``--repeat`` ran it): the interval's unit
+    tasks_attempted: int = 0
+    #: 95 % interval of the success rate over the tasks attempted (:func:`.statistics.rate_interval`)
+    interval: Interval | None = None
+    repeats: int = 1  #: K of ``--repeat K``
+    #: with K > 1: the chance that one of K runs of a task passes, and that all K do, averaged over tasks
+    pass_at_k: float | None = None
+    pass_hat_k: float | None = None
+    flaky: int = 0  #: tasks whose repeats disagree (some passed, some did not)
 
     @classmethod
     def of(cls, tasks: list[TaskSummary]) -> GroupFigures:
         scores = [task.score for task in tasks if task.is_scored and task.score is not None]
-        attempted = [_score(task) for task in tasks if task.attempted]
-        unflagged = [_score(task) for task in tasks if task.attempted and not task.errata]
+        unflagged = [task for task in tasks if task.attempted and not task.errata]
         skipped = sum(task.status == "skipped" for task in tasks)
         tokens = [task.tokens for task in tasks if task.tokens is not None]
         errors = [task for task in tasks if task.attempted and not task.is_scored]
+        repeated = [RepeatedTask.of(attempts) for attempts in by_task(tasks).values()]
+        means = [task.mean for task in repeated]
+        count = max((task.repeats for task in tasks), default=1)
         return cls(
             total=len(tasks),
             scored=len(scores),
-            success_rate=_mean(attempted),
+            success_rate=_mean(means),
             passed=sum(task.status == "passed" for task in tasks),
             errors=len(errors),
             skipped=skipped,
             flagged=sum(bool(task.errata) for task in tasks),
-            success_rate_without_errata=_mean(unflagged),
+            success_rate_without_errata=_mean([t.mean for t in map(RepeatedTask.of, by_task(unflagged).values())]),
             attempted_without_errata=len(unflagged),
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
@@ -81,6 +94,12 @@ class GroupFigures:
             success_rate_completed=_mean(scores),
             errors_charged=dict(sorted(Counter(task.charged_to or "unknown" for task in errors).items())),
             tampered=sum(task.tampered for task in tasks),
+            tasks_attempted=len(repeated),
+            interval=rate_interval(means),
+            repeats=count,
+            pass_at_k=_mean([t.pass_at(count) for t in repeated if t.runs >= count]) if count > 1 else None,
+            pass_hat_k=_mean([t.pass_hat(count) for t in repeated if t.runs >= count]) if count > 1 else None,
+            flaky=sum(task.flaky for task in repeated),
         )
 
     @property
@@ -99,7 +118,10 @@ class GroupFigures:
             "passed": self.passed, "errors": self.errors, "errors_charged": dict(self.errors_charged),
             "tampered": self.tampered, "skipped": self.skipped, "flagged": self.flagged,
             "success_rate_without_errata": self.success_rate_without_errata, "tokens": self.tokens,
-            "cost": self.cost, "seconds": self.seconds}
+            "cost": self.cost, "seconds": self.seconds, "tasks_attempted": self.tasks_attempted,
+            "interval": self.interval.to_json() if self.interval else None}
+        if self.repeats > 1:
+            data.update(repeats=self.repeats, pass_at_k=self.pass_at_k, pass_hat_k=self.pass_hat_k, flaky=self.flaky)
         if self.emulated:  # only then: a run without account tasks keeps summary.json's layout
             data["emulated"] = self.emulated
         return data
@@ -108,6 +130,47 @@ class GroupFigures:
 def _score(task: TaskSummary) -> float:
     """A task's score as the success rate counts it: an attempt that ended without one is 0."""
     return task.score if task.is_scored and task.score is not None else 0.0
+
+
+def by_task(runs: Iterable[TaskSummary]) -> dict[str, list[TaskSummary]]:
+    """The attempted runs grouped by the task they ran (``--repeat`` runs a task several times)."""
+    tasks: dict[str, list[TaskSummary]] = {}
+    for run in runs:
+        if run.attempted:
+            tasks.setdefault(run.task_nodeid, []).append(run)
+    return tasks
+
+
+@dataclass(frozen=True)
+class RepeatedTask:
+    """One task over its runs: the unit of the interval, pass@k and pass^k."""
+
+    nodeid: str
+    scores: list[float]  #: each run's score, an error as 0
+    passes: int  #: the runs that passed
+
+    @classmethod
+    def of(cls, runs: list[TaskSummary]) -> RepeatedTask:
+        return cls(runs[0].task_nodeid, [_score(run) for run in runs], sum(run.status == "passed" for run in runs))
+
+    @property
+    def runs(self) -> int:
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.scores) / len(self.scores)
+
+    @property
+    def flaky(self) -> bool:
+        """Its runs disagree: some passed and some did not."""
+        return 0 < self.passes < self.runs
+
+    def pass_at(self, k: int) -> float:
+        return pass_at_k(self.runs, self.passes, k)
+
+    def pass_hat(self, k: int) -> float:
+        return pass_hat_k(self.runs, self.passes, k)
 
 
 @dataclass(frozen=True)
@@ -148,11 +211,19 @@ class RunSummary:
     closed_form: ClosedFormSummary | None
     tasks: list[TaskSummary]
     web_steps: WebStepsSummary | None = None
+    #: the tasks whose repeats disagree, with their runs
+    flaky: list[RepeatedTask] = field(default_factory=list)
+    #: where the wall time went, over the run and per app
+    time: TimeSplit = field(default_factory=lambda: TimeSplit.of([]))
+    time_by_app: dict[str, TimeSplit] = field(default_factory=dict)
 
     def to_json(self) -> JsonObject:
         """The overall figures with the lists of tasks in place of their counts, then the groups."""
         data: JsonObject = {**self.overall.to_json(), "errors": self.errors, "skipped": self.skipped,
                             "retried": self.retried}
+        if self.overall.repeats > 1:
+            data["flaky"] = [{"nodeid": t.nodeid, "passed": t.passes, "runs": t.runs} for t in self.flaky]
+        data["time"] = {"run": self.time.to_json(), "by_app": {app: t.to_json() for app, t in self.time_by_app.items()}}
         if self.replay is not None:
             data["replay"] = self.replay.to_json()
         for grouping in GROUPINGS:
@@ -188,6 +259,10 @@ def summarize(entries: Iterable[TaskSummary]) -> RunSummary:
         closed_form=closed_form_summary([task for task in tasks if task.attempted]),
         tasks=tasks,
         web_steps=web_steps_summary([task for task in tasks if task.attempted]),
+        flaky=[task for task in map(RepeatedTask.of, by_task(tasks).values()) if task.flaky],
+        time=TimeSplit.of(task.time_parts for task in tasks),
+        time_by_app={app: TimeSplit.of(task.time_parts for task in tasks if task.app == app)
+                     for app in sorted({task.app for task in tasks})},
     )
 
 
@@ -215,7 +290,7 @@ def _sum(values: Iterable[float | None], digits: int | None = None) -> float | N
 def format_summary(summary: RunSummary) -> list[str]:
     """The terminal text of a summary, one line per entry."""
     overall = summary.overall
-    lines = [headline(overall)]
+    lines = [headline(overall), uncertainty(overall)]
     if overall.emulated:
         lines.append(f"{overall.emulated} tasks ran against emulators (--cloud emulate): their scores prove the harness "
                      "and do not score a model")
@@ -232,6 +307,9 @@ def format_summary(summary: RunSummary) -> list[str]:
         extra.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
     lines.append(", ".join(extra))
     spent = [column for column in ("tokens", "cost") if overall.spent(column) is not None]
+    repeated = overall.repeats > 1
+    k = overall.repeats
+    repeated_head = f"  {f'pass@{k}':>7}  {f'pass^{k}':>7}  {'flaky':>5}" if repeated else ""
     for title in GROUPINGS:
         groups = summary.groups[title]
         if not groups:
@@ -240,12 +318,14 @@ def format_summary(summary: RunSummary) -> list[str]:
         lines.append("")
         lines.append(f"{'by ' + title:<{width}}  {'tasks':>5}  {'runnable':>8}  {'scored':>6}  {'passed':>6}  "
                      f"{'errors':>6}  {'skipped':>7}  {'errata':>6}  {'success':>7}  {'completed':>9}  "
-                     f"{'w/o errata':>10}" + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
+                     f"{'w/o errata':>10}  {'95% interval':>15}" + repeated_head
+                     + "".join(f"  {c:>10}" for c in spent) + f"  {'time':>8}")
         for name, f in groups.items():
             lines.append(
                 f"{name:<{width}}  {f.total:>5}  {f.runnable:>8}  {f.scored:>6}  {f.passed:>6}  {f.errors:>6}  "
                 f"{f.skipped:>7}  {f.flagged:>6}  {_rate(f.success_rate):>7}  {_rate(f.success_rate_completed):>9}  "
-                f"{_rate(f.success_rate_without_errata):>10}"
+                f"{_rate(f.success_rate_without_errata):>10}  {interval_text(f.interval):>15}"
+                + (f"  {_rate(f.pass_at_k):>7}  {_rate(f.pass_hat_k):>7}  {f.flaky:>5}" if repeated else "")
                 + "".join(f"  {spending(c, f.spent(c)):>10}" for c in spent) + f"  {wall_time(f.seconds):>8}"
             )
     if summary.closed_form is not None:
@@ -254,6 +334,10 @@ def format_summary(summary: RunSummary) -> list[str]:
         lines += format_web_steps(summary.web_steps)
     if summary.replay is not None:
         lines += format_replay(summary.replay)
+    lines += format_time_split(summary.time, summary.time_by_app)
+    if summary.flaky:
+        lines += ["", f"flaky (their {k} repeats disagree): {len(summary.flaky)}"]
+        lines += [f"  {task.nodeid}  -- passed {task.passes} of {task.runs}" for task in summary.flaky]
     tasks = {task.nodeid: task for task in summary.tasks}
     n_err, n_skip = len(summary.errors), len(summary.skipped)
     tampered = [task for task in summary.tasks if task.tampered]
@@ -281,9 +365,26 @@ def headline(overall: GroupFigures) -> str:
     """The run's figures in one line: the rate over every task attempted first."""
     errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
                                                         if overall.errors else "")
-    return (f"{overall.total} tasks: success rate {_rate(overall.success_rate)} over {overall.runnable} attempted "
+    runs = f"{overall.total} tasks" if overall.repeats == 1 else \
+        f"{overall.total} runs ({overall.tasks_attempted} tasks attempted, --repeat {overall.repeats})"
+    return (f"{runs}: success rate {_rate(overall.success_rate)} over {overall.runnable} attempted "
             f"({errors}, as the papers score a failed run); {_rate(overall.success_rate_completed)} over the "
             f"{overall.scored} that completed; {overall.tampered} tampered; {overall.skipped} skipped, not attempted")
+
+
+def uncertainty(overall: GroupFigures) -> str:
+    """The headline's error bar, and with repeats how often a task passes once and every time."""
+    line = (f"95% interval {interval_text(overall.interval)} over the {overall.tasks_attempted} tasks attempted "
+            "(Wilson score, the task as the unit)")
+    if overall.repeats > 1:
+        k = overall.repeats
+        line += (f"; pass@{k} {_rate(overall.pass_at_k)}, pass^{k} {_rate(overall.pass_hat_k)}; "
+                 f"{overall.flaky} flaky (repeats disagree)")
+    return line
+
+
+def interval_text(interval: Interval | None) -> str:
+    return "n/a" if interval is None else interval.text()
 
 
 def charged_text(errors: dict[str, int]) -> str:
@@ -300,16 +401,6 @@ def format_replay(replay: ReplayComparison) -> list[str]:
         return ["", head + "every outcome as recorded"]
     lines = ["", head + f"{len(changed)} outcome{'s' if len(changed) != 1 else ''} changed (recorded -> now)"]
     return lines + [f"  {c.nodeid}  {c.recorded} -> {c.now}" for c in changed]
-
-
-def wall_time(seconds: float | None) -> str:
-    """``1h02m``, ``3m05s``, ``12s``; ``-`` when nothing was timed."""
-    if seconds is None:
-        return "-"
-    whole = round(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s" if minutes else f"{secs}s"
 
 
 def spending(column: str, value: int | float | None) -> str:

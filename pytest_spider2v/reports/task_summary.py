@@ -11,7 +11,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from pytest_spider2v.run.json_values import JsonObject, flag, number, obj, objects, text, texts
+from pytest_spider2v.reports.timing import time_parts
+from pytest_spider2v.run.json_values import JsonObject, flag, number, numbers, obj, objects, text, texts
 from pytest_spider2v.run.results import MetricResult, TaskResult
 
 #: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
@@ -81,6 +82,13 @@ class TaskSummary:
     tampered: bool = False
     #: each step's verdicts, for a Multimodal-Mind2Web task (``valid``, ``element``, ``op_f1``, ``success``)
     web_steps: list[JsonObject] = field(default_factory=list)
+    #: which of its task's ``--repeat`` runs it is (1 of 1 without ``--repeat``)
+    repeat: int = 1
+    repeats: int = 1
+    image: str = ""  #: the image its environment ran from, by digest
+    fingerprint: str = ""  #: the task's fingerprint, when one was computed
+    #: where its wall time went, in seconds per part of :data:`~.timing.TIME_PARTS`
+    time_parts: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -102,7 +110,18 @@ class TaskSummary:
             node=result.node, charged_to=result.charge.party if result.charge else "",
             tampered=any(flag.kind == "tampered" for flag in result.flags),
             web_steps=web_step_verdicts(result.evaluation),
+            repeat=result.repeat.index if result.repeat else 1, repeats=result.repeat.of if result.repeat else 1,
+            image=result.image, fingerprint=result.fingerprint, time_parts=time_parts(result),
         )
+
+    @property
+    def task_nodeid(self) -> str:
+        """The nodeid of the task this is a repeat of: its own, less the ``-2-3`` that ``--repeat`` adds."""
+        suffix = f"{self.repeat}-{self.repeats}]"
+        if self.repeats == 1 or not self.nodeid.endswith(suffix):
+            return self.nodeid
+        head = self.nodeid[:-len(suffix)]
+        return head[:-1] if head.endswith("[") else f"{head[:-1]}]"
 
     @property
     def is_scored(self) -> bool:
@@ -161,12 +180,20 @@ class TaskSummary:
             data["tampered"] = True
         if self.web_steps:
             data["web_steps"] = list(self.web_steps)
+        if self.repeats > 1:
+            data["repeat"] = {"index": self.repeat, "of": self.repeats}
+        if self.image:
+            data["image"] = self.image
+        if self.fingerprint:
+            data["fingerprint"] = self.fingerprint
+        if self.time_parts:
+            data["time_parts"] = dict(self.time_parts)
         return data
 
     @classmethod
     def from_json(cls, data: JsonObject) -> TaskSummary:
         tokens, recorded = number(data, "tokens"), obj(data, "recorded")
-        verdicts = obj(data, "sub_answers")
+        verdicts, repeat = obj(data, "sub_answers"), obj(data, "repeat")
         return cls(
             nodeid=text(data, "nodeid"), task_id=text(data, "task_id"), app=text(data, "app"),
             apps=texts(data, "apps"), category=text(data, "category"), difficulty=text(data, "difficulty"),
@@ -178,6 +205,8 @@ class TaskSummary:
             recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
             emulated=flag(data, "emulated", False), node=text(data, "node"), charged_to=text(data, "charged_to"),
             tampered=flag(data, "tampered", False), web_steps=list(objects(data, "web_steps")),
+            repeat=int(number(repeat, "index") or 1), repeats=int(number(repeat, "of") or 1),
+            image=text(data, "image"), fingerprint=text(data, "fingerprint"), time_parts=numbers(obj(data, "time_parts")),
         )
 
 

@@ -142,6 +142,8 @@ class TaskRun:
             self.record.time("restore", time.monotonic() - started)
             if env.node:
                 self.record.placed(env.node)
+            if env.image:
+                self.record.ran_from(env.image)
             self._open_live_view(env)
             ctx = TaskContext(env, self.task, self.record.cache_dir, self.accounts.settings_dir,
                               emulated=self.accounts.emulate)

@@ -36,6 +36,7 @@ from pytest_spider2v.run.results import (
     MetricResult,
     ObservationFiles,
     Phase,
+    Repeat,
     Step,
     TaskResult,
     TaskTimings,
@@ -114,12 +115,14 @@ class TaskRecord:
     result: TaskResult
 
     @classmethod
-    def start(cls, directory: Path, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskRecord:
+    def start(cls, directory: Path, task: Task, nodeid: str, agent: str, settings: JsonObject,
+              repeat: Repeat | None = None, fingerprint: str = "") -> TaskRecord:
         """Begin a fresh record (an earlier, unfinished one for this task is replaced)."""
         if directory.exists():
             shutil.rmtree(directory)
         directory.mkdir(parents=True)
         result = TaskResult.of_task(task, nodeid, agent, settings)
+        result.repeat, result.fingerprint = repeat, fingerprint
         result.timings.started = time.time()
         record = cls(directory, result)
         record.save()
@@ -176,6 +179,11 @@ class TaskRecord:
     def stopped(self, reason: str) -> None:
         """Why the episode ended (DONE, FAIL, a limit)."""
         self.result.stop_reason = reason
+        self.save()
+
+    def ran_from(self, image: str) -> None:
+        """The environment of the task was started from ``image`` (its digest)."""
+        self.result.image = image
         self.save()
 
     def placed(self, node: str) -> None:

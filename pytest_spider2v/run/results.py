@@ -242,6 +242,22 @@ class Video:
 
 
 @dataclass(frozen=True)
+class Repeat:
+    """Which of the run's repeats of its task a record is (``--repeat K``): each runs on a fresh
+    environment and keeps a record of its own."""
+
+    index: int  #: 1 for the first
+    of: int  #: K
+
+    def to_json(self) -> JsonObject:
+        return {"index": self.index, "of": self.of}
+
+    @classmethod
+    def from_json(cls, data: JsonObject) -> Repeat:
+        return cls(integer(data, "index"), integer(data, "of"))
+
+
+@dataclass(frozen=True)
 class Attempt:
     """An earlier attempt at the task that an infrastructure fault ended (``--retries``)."""
 
@@ -396,6 +412,12 @@ class TaskResult:
     charge: Charge | None = None
     #: the tamper checks of its evaluation; None before the evaluation
     integrity: IntegrityCheck | None = None
+    #: which repeat of its task this record is; None for a run without ``--repeat``
+    repeat: Repeat | None = None
+    #: the image its environment ran from, by digest; "" for a task without one
+    image: str = ""
+    #: the task's fingerprint (what its scoring depends on), when an extension computes one
+    fingerprint: str = ""
 
     @classmethod
     def of_task(cls, task: Task, nodeid: str, agent: str, settings: JsonObject) -> TaskResult:
@@ -430,6 +452,9 @@ class TaskResult:
             **({"node": self.node} if self.node else {}),
             **({"charged_to": self.charge.to_json()} if self.charge else {}),
             **({"integrity": self.integrity.to_json()} if self.integrity else {}),
+            **({"repeat": self.repeat.to_json()} if self.repeat else {}),
+            **({"image": self.image} if self.image else {}),
+            **({"fingerprint": self.fingerprint} if self.fingerprint else {}),
         }
 
     @classmethod
@@ -457,4 +482,6 @@ class TaskResult:
             node=text(data, "node"),
             charge=Charge.from_json(obj(data, "charged_to")) if obj(data, "charged_to") else None,
             integrity=IntegrityCheck.from_json(obj(data, "integrity")) if obj(data, "integrity") else None,
+            repeat=Repeat.from_json(obj(data, "repeat")) if obj(data, "repeat") else None,
+            image=text(data, "image"), fingerprint=text(data, "fingerprint"),
         )

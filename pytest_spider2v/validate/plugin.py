@@ -6,6 +6,7 @@ the xdist scheduler that keeps a task's checks together.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any
 
@@ -15,6 +16,7 @@ from xdist.scheduler import LoadScopeScheduling
 from pytest_spider2v.plugin.collection import TaskFile, TaskItem
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.checks import CHECK, Check, check_task, task_checks
+from pytest_spider2v.validate.fingerprint import Fingerprinter
 from pytest_spider2v.validate.selection import STATE_FILE, ValidationSelection
 from pytest_spider2v.validate.summary import ValidationSummary
 
@@ -61,6 +63,17 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> TaskScheduli
     if config.getoption("spider2v_validate") and config.getoption("dist") == "load":
         return TaskScheduling(config, log)
     return None
+
+
+@functools.cache
+def _fingerprinter() -> Fingerprinter:
+    """One per process: its digests of code and recipes are shared by every task it fingerprints."""
+    return Fingerprinter()
+
+
+def pytest_spider2v_task_fingerprint(task: Task) -> str:
+    """The fingerprint ``--validate`` keys its state by, for the task's record and the run's manifest."""
+    return _fingerprinter().fingerprint(task)
 
 
 def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[pytest.Item] | None:

@@ -44,3 +44,22 @@ def pytest_spider2v_agent_options(config: pytest.Config) -> dict[str, str]:
     given = {key: config.getoption(f"spider2v_llm_{key}", None) for key in keys}
     return {key: str(value).lower() if isinstance(value, bool) else str(value)
             for key, value in given.items() if value is not None}
+
+
+def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
+    """A model-driven ``--agent``'s parameters as the agent will use them, the paper's defaults
+    filled in (a run that gives none still says its temperature): the run's manifest compares them."""
+    from pytest_spider2v.agents.llm.agent import ANTHROPIC, OPENAI, LLMSettings, is_anthropic_model, is_openai_model
+    from pytest_spider2v.plugin.options import agent_options
+
+    name = config.getoption("spider2v_agent") or ""
+    vendor = OPENAI if is_openai_model(name) else ANTHROPIC if is_anthropic_model(name) else None
+    if vendor is None:
+        return {}
+    try:
+        parsed = LLMSettings.parse(vendor.model_of(name), agent_options(config))
+    except ValueError:
+        return {}  # the run fails on it with the agent's own message
+    kept = ("model", "observation", "action_space", "temperature", "top_p", "max_tokens", "history", "a11y_max_tokens",
+            "execution_feedback", "rag_docs", "rag_topk", "screenshot_max_width")
+    return {"vendor": vendor.name, **{key: getattr(parsed, key) for key in kept}}

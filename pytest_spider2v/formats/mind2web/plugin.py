@@ -98,3 +98,8 @@ def check_web_task(request: pytest.FixtureRequest, mind2web_outcome: Evaluation)
     if mind2web_outcome.score != expected:
         pytest.fail(f"expected score {expected:g}, got {mind2web_outcome.score:g}: {mind2web_outcome.detail}",
                     pytrace=False)
+
+
+def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
+    """The candidates' sampling: a Mind2Web score depends on how many distractors, drawn how."""
+    return {"mind2web_distractors": FORMAT.snapshot.distractors, "mind2web_seed": FORMAT.snapshot.seed}

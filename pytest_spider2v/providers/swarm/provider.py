@@ -361,6 +361,7 @@ class SwarmProvider:
         tunnels = {port: self.tunnels.open(name, address, gate, secret) for port, gate in gates.items()}
         return SwarmEnvironment(name, f"http://127.0.0.1:{tunnels[GUEST_SERVER_PORT]}", tunnels,
                                 display=spec.display, host=address, node=node.attrs["Description"]["Hostname"],
+                                image=str(task["Spec"]["ContainerSpec"]["Image"]),
                                 node_id=str(node.id), task_id=str(task["ID"]), gate_ports=gates)
 
     def _witnessed(self, env: SwarmEnvironment, spec: Snapshot) -> None:

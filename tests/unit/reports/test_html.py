@@ -167,12 +167,14 @@ def test_summary_rates_count_an_error_as_0_leave_skips_out_and_count_every_relat
     assert by_app["airflow"].errors == 1 and by_app["airflow"].success_rate == 0.25
     assert by_app["airflow"].success_rate_completed == 0.5
     assert summary.groups["category"]["data_orchestration"].success_rate == 0.25
-    assert summary.groups["difficulty"]["easy"] == GroupFigures(total=4, scored=2, success_rate=0.5, passed=1,
+    easy = summary.groups["difficulty"]["easy"]
+    assert easy.interval is not None and easy.interval.low < 0.5 < easy.interval.high  # over its 3 tasks attempted
+    assert replace(easy, interval=None) == GroupFigures(total=4, scored=2, success_rate=0.5, passed=1,
                                                                 errors=1, skipped=1, flagged=0,
                                                                 success_rate_without_errata=0.5,
                                                                 attempted_without_errata=3, tokens=40,
                                                                 cost=0.04, seconds=40.0, success_rate_completed=0.75,
-                                                                errors_charged={"unknown": 1})
+                                                                errors_charged={"unknown": 1}, tasks_attempted=3)
     assert summary.groups["difficulty"]["easy"].runnable == 3
     assert summary.groups["difficulty"]["hard"].success_rate == 0.0
     assert summary.groups["variant"]["verbose"].total == 1
@@ -186,14 +188,17 @@ def test_summary_json_keeps_its_layout() -> None:
     written = json.loads(json.dumps(summary.to_json()))
     assert list(written) == ["total", "runnable", "scored", "success_rate", "success_rate_completed", "passed",
                              "errors", "errors_charged", "tampered", "skipped", "flagged",
-                             "success_rate_without_errata", "tokens", "cost", "seconds", "retried", "by_app",
+                             "success_rate_without_errata", "tokens", "cost", "seconds", "tasks_attempted",
+                             "interval", "retried", "time", "by_app",
                              "by_category", "by_difficulty", "by_variant", "by_interface", "tasks"]
     assert (written["success_rate"], written["success_rate_completed"]) == (0.5, 1.0)
     assert (written["errors"], written["skipped"], written["by_app"]["dbt"]["errors"]) == (["d"], [], 1)
     assert written["tasks"][0] == {
         "nodeid": "a", "task_id": "a", "app": "dbt", "apps": ["dbt"], "category": "x", "difficulty": "easy",
         "interface": "gui", "variant": "abstract", "status": "passed", "score": 1.0, "tokens": 10, "cost": 0.01,
-        "seconds": 10.0, "detail": "a happened", "retried": []}
+        "seconds": 10.0, "detail": "a happened", "retried": [],
+        "time_parts": {"reset": 0.0, "setup": 0.0, "thinking": 0.0, "actions": 0.0, "observations": 0.0,
+                       "evaluation": 0.0, "other": 10.0}}
     assert [TaskSummary.from_json(task) for task in written["tasks"]] == summary.tasks  # as the controller reads them
 
 
@@ -220,7 +225,7 @@ def test_summary_text_states_the_rule_lists_errors_and_groups_skips() -> None:
                         "recorded), as the papers score a failed run); 100.0% over the 1 that completed; 0 tampered; "
                         "2 skipped, not attempted")
     # tasks, runnable, scored, passed, errors, skipped, errata, success, completed, w/o errata, tokens, cost, time
-    assert any(re.match(r"excel\s+2\s+2\s+1\s+1\s+1\s+0\s+0\s+50.0%\s+100.0%\s+50.0%\s+20\s+\$0\.0200\s+20s$", line)
+    assert any(re.match(r"excel\s+2\s+2\s+1\s+1\s+1\s+0\s+0\s+50.0%\s+100.0%\s+50.0%\s+\[9\.5%, 90\.5%\]\s+20\s+\$0\.0200\s+20s$", line)
                for line in lines)
     assert any(re.match(r"bigquery\s+2\s+0\s+0\s+0\s+0\s+2\s+0\s+n/a\s+n/a\s+n/a\s", line) for line in lines)
     assert "passed 1, tokens 40, cost $0.0400, wall time 40s (summed over tasks)" in lines
@@ -263,7 +268,8 @@ def test_summary_gives_the_rate_with_and_without_the_errata() -> None:
     airflow = summary.groups["app"]["airflow"]
     assert (airflow.flagged, airflow.success_rate, airflow.success_rate_without_errata) == (1, 0.5, 0.0)
     lines = format_summary(summary)
-    assert lines[1] == "without the 1 tasks on the errata list: success rate 50.0% over 2 tasks attempted"
+    assert lines[1] == "95% interval [20.8%, 93.9%] over the 3 tasks attempted (Wilson score, the task as the unit)"
+    assert lines[2] == "without the 1 tasks on the errata list: success rate 50.0% over 2 tasks attempted"
     assert TaskSummary.from_json(json.loads(json.dumps(entries[0].to_json()))) == entries[0]
 
 
