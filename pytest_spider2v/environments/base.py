@@ -44,8 +44,8 @@ class Environment(Protocol):
     display: bool
     #: the cluster node it runs on, for providers that place environments on one; "" here
     node: str = ""
-    #: the image it was started from, by digest (a run's manifest lists them: two runs on
-    #: different images are not comparable); "" for an environment without one
+    #: the image it was started from, ``name@digest`` (a run's manifest lists them: two runs on
+    #: different builds of one image are not comparable); "" for an environment without one
     image: str = ""
     #: the environment seen from its engine, outside the agent's reach (:mod:`.witness`); None
     #: for an environment without one (a test's stand-in), whose evaluation is not sealed

@@ -70,9 +70,13 @@ def started(config: pytest.Config, run: Path) -> JsonObject:
 
 def completed(manifest: Mapping[str, Any], tasks: Iterable[TaskSummary], finished: bool = True) -> JsonObject:
     """The manifest completed from the run's task summaries: the task set (count, and the digest
-    of the tasks' fingerprints) and the images the environments ran from."""
+    of the tasks' fingerprints) and the images the environments ran from (name -> digests: more
+    than one when the image was rebuilt during the run)."""
+    tasks = list(tasks)
     fingerprints = task_fingerprints(tasks)
-    images = sorted({task.image for task in tasks if task.image})
+    images: dict[str, list[str]] = {}
+    for name, _, digest in sorted({task.image.rpartition("@") for task in tasks if task.image}):
+        images.setdefault(name, []).append(digest)
     done: JsonObject = {**manifest, "tasks": {"count": len(fingerprints),
                                               "digest": _digest(json.dumps(fingerprints, sort_keys=True).encode())},
                         "images": images}
@@ -93,8 +97,10 @@ def differences(a: Mapping[str, Any], b: Mapping[str, Any], *, identity: bool = 
     for field in ("errata.digest",):
         if _get(a, field) != _get(b, field):
             found.append(f"{field}: {_get(a, field)} vs {_get(b, field)}")
-    if a.get("images") != b.get("images"):
-        found.append(f"images: {', '.join(a.get('images') or []) or 'none'} vs {', '.join(b.get('images') or []) or 'none'}")
+    images_a, images_b = a.get("images") or {}, b.get("images") or {}
+    for name in sorted(set(images_a) & set(images_b)):  # an image only one run used: its tasks differ
+        if images_a[name] != images_b[name]:
+            found.append(f"images.{name}: {', '.join(images_a[name])} vs {', '.join(images_b[name])}")
     for name in SCORING_SETTINGS:
         left, right = _get(a, f"settings.{name}"), _get(b, f"settings.{name}")
         if left != right:

@@ -24,7 +24,7 @@ from pytest_spider2v.plugin.workers import is_worker
 from pytest_spider2v.reports import manifest
 from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.overview import render_overview
-from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, format_summary, summarize
+from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, SUMMARY_FILE, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.video import video_extra
 from pytest_spider2v.run.json_values import JsonObject
@@ -32,7 +32,6 @@ from pytest_spider2v.run.records import write_json_atomic
 from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.model import Task
 
-SUMMARY_FILE = "summary.json"
 #: set once the item's outcome-carrying report has been annotated
 _ANNOTATED = pytest.StashKey[bool]()
 

@@ -25,6 +25,8 @@ from pytest_spider2v.reports.timing import TimeSplit, format_time_split, wall_ti
 from pytest_spider2v.reports.web_steps import WebStepsSummary, format_web_steps, web_steps_summary
 from pytest_spider2v.run.json_values import JsonObject
 
+#: the run folder's file of the summary
+SUMMARY_FILE = "summary.json"
 #: name of the ``user_properties`` entry carrying a task's summary
 PROPERTY = "spider2v"
 #: task statuses that end a task (``running`` is the only other one a record can hold; an

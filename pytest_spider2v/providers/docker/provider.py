@@ -236,7 +236,8 @@ class DockerProvider:
         host, ports = self._guest_ports(container, spec)
         guard = LimitGuard(container, self.limits_of(spec.name))
         return DockerEnvironment(str(container.name), f"http://{host}:{ports[GUEST_SERVER_PORT]}", ports,
-                                 display=spec.display, host=host, guard=guard, image=str(container.attrs["Image"]))
+                                 display=spec.display, host=host, guard=guard,
+                                 image=f'{container.attrs["Config"]["Image"]}@{container.attrs["Image"]}')
 
     def _witness(self, container: Container, spec: Snapshot) -> EngineWitness:
         """The container seen from its engine; made before any agent acts in it."""
