@@ -133,6 +133,15 @@ def run_task(spider2v_outcome: Evaluation) -> None:
 class TaskItem(pytest.Function):
     """One task (variant) as a test; its :class:`Task` is ``item.stash[TASK]``."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # pytest 9 keys --lf, --ff and --nf by a structured id whose ``[...]`` part comes from a
+        # parametrize call; a task item has none, so its ``[verbose]`` would stay part of its name
+        # and never equal the id pytest parses back from its cache. Parsed from the nodeid, it does.
+        structured = _structured_id_type()
+        if structured is not None and isinstance(getattr(self, "_id", None), structured):
+            self._id = structured.parse(self.nodeid)
+
     @classmethod
     def of_task(cls, parent: TaskFile, task: Task) -> TaskItem:
         name = f"{task.id}[{task.variant}]" if task.layout == "project" else task.id
@@ -175,6 +184,15 @@ class TaskItem(pytest.Function):
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, self.stash[TASK].key
+
+
+def _structured_id_type() -> Any:
+    """pytest's ``NodeId`` (pytest 9); None for a pytest whose nodeids are plain strings."""
+    try:
+        from _pytest.nodeid import NodeId
+    except ImportError:
+        return None
+    return NodeId
 
 
 class BadTask(pytest.Item):

@@ -10,8 +10,8 @@ from html import escape
 
 from pytest_spider2v.reports.charts import Flip, RateBar, flips_chart, rates_chart
 from pytest_spider2v.reports.comparison import Comparison, p_text, rate_text, signed_text
-from pytest_spider2v.reports.summary import interval_text
 from pytest_spider2v.reports.manifest import properties
+from pytest_spider2v.reports.summary import interval_text
 from pytest_spider2v.reports.timing import wall_time
 
 STYLE = """<style>

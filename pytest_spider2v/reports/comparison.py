@@ -110,10 +110,10 @@ def _figures(run: RecordedRun, repeated: dict[str, RepeatedTask], shared: list[s
     by_app: dict[str, tuple[float | None, Interval | None]] = {}
     for app in sorted({app for t in shared for app in apps[t]}):
         scores = [repeated[t].mean for t in shared if app in apps[t]]
-        by_app[app] = (_mean(scores), rateinterval_text(scores))
+        by_app[app] = (_mean(scores), rate_interval(scores))
     return RunFigures(
         name=run.name, agent=str((run.manifest.get("agent") or {}).get("name") or "?"),
-        rate=_mean(means), interval=rateinterval_text(means), passed=sum(_passes(repeated[t]) for t in shared),
+        rate=_mean(means), interval=rate_interval(means), passed=sum(_passes(repeated[t]) for t in shared),
         runs=len(members), successes=sum(s.status == "passed" for s in members),
         tokens=sum(tokens) if tokens else None, cost=round(sum(costs), 6) if costs else None,
         seconds=round(sum(seconds), 3) if seconds else None, by_app=by_app)

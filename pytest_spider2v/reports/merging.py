@@ -21,6 +21,7 @@ from pytest_spider2v.reports.summary import SUMMARY_FILE, summarize
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
 
+
 class MergeRefused(ValueError):
     """The shards are not parts of one run; the message names why."""
 
