@@ -18,7 +18,7 @@ import pytest
 
 from pytest_spider2v import registry
 from pytest_spider2v.plugin import collection, fixtures, hookspecs, interrupts, options, ownership
-from pytest_spider2v.plugin.keys import RUN_DIR
+from pytest_spider2v.plugin.keys import RUN_DIR, RUN_SETTINGS
 from pytest_spider2v.tasks.formats import registered_formats
 from pytest_spider2v.tasks.model import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS
 
@@ -46,6 +46,7 @@ def pytest_configure(config: pytest.Config) -> None:
     interrupts.configure(config)
     options.configure_cloud(config)
     config.stash[RUN_DIR] = options.run_folder(config)
+    config.stash[RUN_SETTINGS] = options.recorded_settings(config)
 
 
 def _fixed_markers() -> list[tuple[str, str]]:

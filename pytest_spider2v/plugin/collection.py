@@ -177,7 +177,7 @@ class TaskItem(pytest.Function):
                                  record_suffix=self.stash.get(RECORD_SUFFIX, None))
             for marker in self.own_markers:
                 if marker.name not in copy.keywords:
-                    copy.add_marker(marker)
+                    copy.add_marker(getattr(pytest.mark, marker.name)(*marker.args, **marker.kwargs))
             copy.stash[REPEAT] = Repeat(index, count)
             copies.append(copy)
         return copies

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.plugin import options, ownership, workers
-from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_DIR, TASK
+from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_DIR, RUN_SETTINGS, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
 from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
@@ -83,7 +83,7 @@ def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> Task
         record = TaskRecord(directory, replace(previous, repeat=repeat))
     else:
         fingerprint = config.hook.pytest_spider2v_task_fingerprint(task=spider2v_task) or ""
-        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, options.recorded_settings(config),
+        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, config.stash[RUN_SETTINGS],
                                   repeat, fingerprint)
     item.stash[RECORD] = record
     return record

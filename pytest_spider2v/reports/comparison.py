@@ -112,7 +112,7 @@ def _figures(run: RecordedRun, repeated: dict[str, RepeatedTask], shared: list[s
         scores = [repeated[t].mean for t in shared if app in apps[t]]
         by_app[app] = (_mean(scores), rate_interval(scores))
     return RunFigures(
-        name=run.name, agent=str((run.manifest.get("agent") or {}).get("name") or "?"),
+        name=run.name, agent=str(manifest.value_at(run.manifest, "agent.name") or "?"),
         rate=_mean(means), interval=rate_interval(means), passed=sum(_passes(repeated[t]) for t in shared),
         runs=len(members), successes=sum(s.status == "passed" for s in members),
         tokens=sum(tokens) if tokens else None, cost=round(sum(costs), 6) if costs else None,

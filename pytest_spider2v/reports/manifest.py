@@ -28,14 +28,14 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.plugin import options
+from pytest_spider2v.plugin.keys import RUN_SETTINGS
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import public_settings
 from pytest_spider2v.tasks.errata import ERRATA
 
 MANIFEST_FILE = "manifest.json"
-#: the run settings that change scores (of ``options.recorded_settings``)
+#: the run settings that change scores (of the settings every record keeps)
 SCORING_SETTINGS = ("max_steps", "task_timeout", "sleep_after_action", "cloud", "environment")
 #: agent parameters that name what is compared rather than a condition of the comparison
 IDENTITY = ("model", "vendor")
@@ -54,7 +54,7 @@ def started(config: pytest.Config, run: Path) -> JsonObject:
         "run": run.name,
         "project": {"version": _version(), "commit": _commit()},
         "agent": {"name": config.getoption("spider2v_agent") or "", "parameters": public_settings(parameters)},
-        "settings": options.recorded_settings(config),
+        "settings": config.stash[RUN_SETTINGS],
         "repeats": config.getoption("spider2v_repeat"),
         "errata": {"digest": _digest(ERRATA.read_bytes())},
         "machine": {"cores": os.cpu_count(), "memory_gib": _memory_gib(), "system": platform.platform(),
@@ -95,25 +95,25 @@ def differences(a: Mapping[str, Any], b: Mapping[str, Any], *, identity: bool = 
     manifest names it. ``identity``: the agent and model must match too (shards of one run)."""
     found = []
     for field in ("errata.digest",):
-        if _get(a, field) != _get(b, field):
-            found.append(f"{field}: {_get(a, field)} vs {_get(b, field)}")
+        if value_at(a, field) != value_at(b, field):
+            found.append(f"{field}: {value_at(a, field)} vs {value_at(b, field)}")
     images_a, images_b = a.get("images") or {}, b.get("images") or {}
     for name in sorted(set(images_a) & set(images_b)):  # an image only one run used: its tasks differ
         if images_a[name] != images_b[name]:
             found.append(f"images.{name}: {', '.join(images_a[name])} vs {', '.join(images_b[name])}")
     for name in SCORING_SETTINGS:
-        left, right = _get(a, f"settings.{name}"), _get(b, f"settings.{name}")
+        left, right = value_at(a, f"settings.{name}"), value_at(b, f"settings.{name}")
         if left != right:
             found.append(f"settings.{name}: {json.dumps(left)} vs {json.dumps(right)}")
-    params_a, params_b = _get(a, "agent.parameters") or {}, _get(b, "agent.parameters") or {}
+    params_a, params_b = value_at(a, "agent.parameters") or {}, value_at(b, "agent.parameters") or {}
     for name in sorted(set(params_a) | set(params_b)):
         if (identity or name not in IDENTITY) and params_a.get(name) != params_b.get(name):
             found.append(f"agent.parameters.{name}: {json.dumps(params_a.get(name))} vs {json.dumps(params_b.get(name))}")
-    if identity and _get(a, "agent.name") != _get(b, "agent.name"):
-        found.append(f"agent.name: {_get(a, 'agent.name')} vs {_get(b, 'agent.name')}")
-    if identity and _get(a, "settings.agent_options") != _get(b, "settings.agent_options"):
-        found.append(f"settings.agent_options: {json.dumps(_get(a, 'settings.agent_options'))} vs "
-                     f"{json.dumps(_get(b, 'settings.agent_options'))}")
+    if identity and value_at(a, "agent.name") != value_at(b, "agent.name"):
+        found.append(f"agent.name: {value_at(a, 'agent.name')} vs {value_at(b, 'agent.name')}")
+    if identity and value_at(a, "settings.agent_options") != value_at(b, "settings.agent_options"):
+        found.append(f"settings.agent_options: {json.dumps(value_at(a, 'settings.agent_options'))} vs "
+                     f"{json.dumps(value_at(b, 'settings.agent_options'))}")
     return found
 
 
@@ -159,7 +159,8 @@ def properties(manifest: Mapping[str, Any]) -> list[tuple[str, str]]:
     return flat
 
 
-def _get(data: Mapping[str, Any], path: str) -> Any:
+def value_at(data: Mapping[str, Any], path: str) -> Any:
+    """The value at ``path`` (``agent.parameters.temperature``); None where there is none."""
     value: Any = data
     for key in path.split("."):
         value = value.get(key) if isinstance(value, Mapping) else None
