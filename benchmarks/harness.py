@@ -60,7 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
 PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite", "integrity",
-         "mind2web")
+         "mind2web", "reports")
 #: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
 LAB = ROOT / "scripts" / "swarm-lab.sh"
 CLUSTER_QUESTIONS = 24
@@ -96,7 +96,10 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "dabench.seconds": ("le", 900.0, "s"),
     "integrity.seconds": ("le", 1.0, "s"),
     "mind2web.collect": ("le", 30.0, "s"),
+    "reports.compare": ("le", 10.0, "s"),
 }
+#: The reports figure's runs: the paper's 494 tasks, each run three times (--repeat 3).
+REPORT_TASKS, REPORT_REPEATS = 494, 3
 #: The Mind2Web figure's file: about the card's three test splits (6,400 steps), pages of a size
 #: that makes the HTML columns dominate the file, as on the hub.
 MIND2WEB_TASKS, MIND2WEB_STEPS, MIND2WEB_PAGE_KB = 1070, 6, 40
@@ -377,6 +380,55 @@ PEAK_OF_PYTEST = ("import resource, subprocess, sys; code = subprocess.call([sys
                   "file=sys.stderr); sys.exit(code)")
 
 
+def report_figures(repeat: int) -> dict[str, Any]:
+    """``spider2v-report`` over two runs of the paper's size (494 tasks, --repeat 3: 1,482 records
+    each), as a user runs it (a fresh process, imports included): show, compare with its HTML
+    page (charts included), table, and merge of the first run's two halves (p50 of ``repeat``)."""
+    import random
+
+    command = [sys.executable, "-m", "pytest_spider2v.reports.command"]
+    with tempfile.TemporaryDirectory(prefix="spider2v-bench-reports-") as folder:
+        root = Path(folder)
+        for run, rate in (("a", 0.4), ("b", 0.3)):
+            write_run(root / run, rate, random.Random(run))
+        for half, keep in (("half-1", lambda i: i % 2 == 0), ("half-2", lambda i: i % 2 == 1)):
+            write_run(root / half, 0.4, random.Random("a"), keep)
+        figures: dict[str, list[float]] = {"show": [], "compare": [], "table": [], "merge": []}
+        for attempt in range(repeat):
+            commands = {"show": ["show", str(root / "a")], "table": ["table", str(root / "a"), "--format", "csv"],
+                        "compare": ["compare", str(root / "a"), str(root / "b"), "--html", str(root / "c.html")],
+                        "merge": ["merge", str(root / "half-1"), str(root / "half-2"), "--into",
+                                  str(root / f"merged-{attempt}")]}
+            for name, args in commands.items():
+                figures[name].append(timed(lambda: subprocess.run([*command, *args], cwd=ROOT, check=True,
+                                                                  capture_output=True)))
+        return {"tasks": REPORT_TASKS, "repeats": REPORT_REPEATS, **{k: summary(v) for k, v in figures.items()}}
+
+
+def write_run(folder: Path, rate: float, rng: Any, keep: Callable[[int], bool] = lambda index: True) -> None:
+    """A run folder of :data:`REPORT_TASKS` tasks x :data:`REPORT_REPEATS` records and its manifest."""
+    apps = ("calc", "dbt", "jupyter", "airflow", "dagster", "superset", "bigquery", "chromium")
+    for index in range(REPORT_TASKS):
+        for repeat in range(1, REPORT_REPEATS + 1):
+            passed = rng.random() < rate
+            if not keep(index):
+                continue
+            app = apps[index % len(apps)]
+            name = f"t{index:03d}" + (f"-repeat-{repeat}" if repeat > 1 else "")
+            (folder / app / name).mkdir(parents=True)
+            (folder / app / name / "result.json").write_text(json.dumps({
+                "task_id": f"t{index:03d}", "nodeid": f"tasks/{app}/t{index:03d}.json::t{index:03d}[{repeat}-3]",
+                "app": app, "apps": [app], "category": ("data_warehousing", "data_transformation")[index % 2],
+                "difficulty": ("easy", "medium", "hard")[index % 3], "interface": "gui", "variant": "verbose",
+                "status": "passed" if passed else "failed", "score": 1.0 if passed else 0.0,
+                "repeat": {"index": repeat, "of": REPORT_REPEATS}, "fingerprint": f"f{index}",
+                "timings": {"restore": 2.0, "setup": 3.0, "reset": 6.0, "episode": 60.0, "evaluation": 2.0,
+                            "total": 75.0}, "usage": {"total_tokens": 12000, "cost": 0.05}}))
+    (folder / "manifest.json").write_text(json.dumps({"agent": {"name": "bench", "parameters": {}},
+                                                      "settings": {"max_steps": 15}, "repeats": REPORT_REPEATS,
+                                                      "errata": {"digest": "e"}, "started": "2026-01-01"}))
+
+
 def write_mind2web(path: Path) -> None:
     """The benchmark's file, a row group at a time: pages of random words and screenshots of noise,
     so that it compresses as a real one does, not as repeated text."""
@@ -498,6 +550,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["integrity"] = integrity_figures()
     if "mind2web" in parts:
         figures["mind2web"] = mind2web_figures(max(3, repeat // 2))
+    if "reports" in parts:
+        figures["reports"] = report_figures(max(3, repeat // 2))
     return figures
 
 
@@ -624,6 +678,12 @@ def table(data: dict[str, Any]) -> str:
                     f"{_seconds(mind2web.get('collect'))}, at most {mind2web['collect_peak_mb']:g} MB resident | "
                     f"the same file, reference agent, `-n 2`: {_run(mind2web['oracle'])} | "
                     f"{verdict('mind2web.collect')} |")
+    reports = f.get("reports", {})
+    if reports:
+        rows.append(f"| `spider2v-report compare` of two runs of {reports['tasks']} tasks x {reports['repeats']} repeats, "
+                    f"HTML page with charts included (a fresh process) | {_seconds(reports.get('compare'))} | `show` "
+                    f"{_seconds(reports.get('show'))}, `table` {_seconds(reports.get('table'))}, `merge` of two "
+                    f"halves {_seconds(reports.get('merge'))} | {verdict('reports.compare')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")
