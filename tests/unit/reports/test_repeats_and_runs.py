@@ -234,7 +234,16 @@ def test_a_session_without_tasks_writes_no_manifest(pytester: pytest.Pytester) -
     assert not (pytester.path / "results").exists()
 
 
-def test_under_xdist_the_manifest_is_written_before_the_tasks_end(pytester: pytest.Pytester, tasks: Path) -> None:
-    run(pytester, "--agent", "oracle", "-n", "2").assert_outcomes(passed=3)
-    manifest = json.loads((tasks / "results/oracle/manifest.json").read_text())
-    assert manifest["started"] <= manifest["finished"] and manifest["tasks"]["count"] == 3
+def test_under_xdist_the_controller_writes_the_manifest_when_a_worker_collected_tasks(pytester: pytest.Pytester,
+                                                                                     tasks: Path) -> None:
+    from pytest_spider2v.reports.plugin import RunSummaryPlugin
+
+    pytester.makepyfile("def test_nothing():\n    pass\n")
+    config = pytester.parseconfigure("--agent", "oracle")
+    plugin = RunSummaryPlugin(config)
+    plugin.pytest_sessionstart(None)  # type: ignore[arg-type]
+    written = tasks / "results/oracle/manifest.json"
+    plugin.pytest_xdist_node_collection_finished(None, ["test_nothing.py::test_nothing"])
+    assert not written.exists()  # a worker that collected no task
+    plugin.pytest_xdist_node_collection_finished(None, ["m2w/test.parquet::t-visa"])
+    assert json.loads(written.read_text())["agent"]["name"] == "oracle" and "finished" not in written.read_text()
