@@ -29,8 +29,9 @@ from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.reports.video import video_extra
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
-from pytest_spider2v.tasks.loading import is_task_file
 from pytest_spider2v.run.results import TaskResult
+from pytest_spider2v.tasks.formats import task_format
+from pytest_spider2v.tasks.layouts import is_layout_file
 from pytest_spider2v.tasks.model import Task
 
 #: set once the item's outcome-carrying report has been annotated
@@ -133,7 +134,8 @@ class RunSummaryPlugin:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Under xdist the workers collect: the first to finish tells whether tasks will run."""
-        if any(is_task_file(self.config.rootpath / nodeid.split("::")[0]) for nodeid in ids[:50]):
+        files = {self.config.rootpath / nodeid.split("::")[0] for nodeid in ids}
+        if any(is_layout_file(path) or task_format(path) is not None for path in files):
             self._write_manifest()
 
     def _write_manifest(self) -> None:
