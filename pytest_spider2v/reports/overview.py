@@ -117,8 +117,10 @@ def _headline(summary: RunSummary) -> str:
                "errata list" if overall.flagged else "")
     emulated = (f'<p class="headline"><b>{overall.emulated} tasks ran against emulators</b> (--cloud emulate): '
                 "their scores prove the harness and do not score a model.</p>" if overall.emulated else "")
-    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.runnable} tasks '
-            f"attempted of {overall.total} ({escape(errors)}, as the papers score a failed run; "
+    noun, of = ("tasks", "") if overall.repeats == 1 else \
+        ("runs", f" ({overall.tasks_attempted} tasks, --repeat {overall.repeats})")
+    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.runnable} {noun} '
+            f"attempted of {overall.total}{of} ({escape(errors)}, as the papers score a failed run; "
             f"{overall.skipped} skipped, not attempted); {_rate(overall.success_rate_completed)} over the "
             f"{overall.scored} that completed; {overall.tampered} tampered{without} &middot; "
             f"{escape(' · '.join(facts))}</p><p class=\"uncertainty\">{escape(uncertainty(overall))}</p>{emulated}")

@@ -16,6 +16,7 @@ import pytest
 from pytest_spider2v.reports.command import main
 from pytest_spider2v.reports.comparison import compare
 from pytest_spider2v.reports.merging import MergeRefused, merge
+from pytest_spider2v.reports.overview import render_overview
 from pytest_spider2v.reports.runs import RecordedRun
 from pytest_spider2v.reports.summary import format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
@@ -48,6 +49,9 @@ def test_a_task_that_passes_once_in_two_repeats_is_flaky_and_pass_at_2_is_not_pa
     assert lines[1].endswith("over the 2 tasks attempted (Wilson score, the task as the unit); pass@2 100.0%, "
                              "pass^2 50.0%; 1 flaky (repeats disagree)")
     assert "  a  -- passed 1 of 2" in lines
+    html = render_overview(summary)
+    assert "over 4 runs attempted of 4 (2 tasks, --repeat 2)" in html
+    assert '<table class="flaky"><tr><th>task</th><th class=num>passed</th></tr><tr><td>a</td>' in html
 
 
 def test_an_error_is_a_failed_repeat_and_the_interval_counts_tasks_not_runs() -> None:
