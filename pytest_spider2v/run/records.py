@@ -45,7 +45,8 @@ from pytest_spider2v.run.results import (
 from pytest_spider2v.tasks.model import Task
 
 #: Setting names that may hold a secret (API keys, tokens, passwords): never written in clear.
-SECRET_NAME = re.compile(r"key|token|secret|password", re.IGNORECASE)
+#: A count of tokens (``max_tokens``, ``a11y_max_tokens``) is no secret, and a run's manifest states it.
+SECRET_NAME = re.compile(r"key|token(?!s)|secret|password", re.IGNORECASE)
 #: What a secret's value shows as, in records and reports alike.
 MASKED = "***"
 RESULT_FILE = "result.json"

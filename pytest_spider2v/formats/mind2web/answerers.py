@@ -192,11 +192,21 @@ def make_replay(settings: AgentSettings) -> StepAnswerer:
     return ReplayAnswerer(settings.name, run_dir)
 
 
+def card_options(vendor: llm.ModelVendor, options: dict[str, str]) -> dict[str, str]:
+    """A model answerer's options: the card's sampling, under what the run gave."""
+    card = {"max_tokens": CARD_MAX_TOKENS, **({"temperature": CARD_TEMPERATURE} if vendor is llm.OPENAI else {})}
+    return {**card, **options}
+
+
+def model_vendor(name: str) -> llm.ModelVendor | None:
+    """The vendor of a model-driven ``--agent`` name; None for any other answerer."""
+    return llm.OPENAI if llm.is_openai_model(name) else llm.ANTHROPIC if llm.is_anthropic_model(name) else None
+
+
 def _model_answerer(vendor: llm.ModelVendor, settings: AgentSettings) -> StepAnswerer:
     from pytest_spider2v.agents.llm import pricing
 
-    card = {"max_tokens": CARD_MAX_TOKENS, **({"temperature": CARD_TEMPERATURE} if vendor is llm.OPENAI else {})}
-    parsed = llm.LLMSettings.parse(vendor.model_of(settings.name), {**card, **settings.options})
+    parsed = llm.LLMSettings.parse(vendor.model_of(settings.name), card_options(vendor, dict(settings.options)))
     backend = llm.make_backend(vendor, parsed, settings.name)
     return ModelAnswerer(backend, parsed.price or pricing.price_of(parsed.model), parsed.retries, parsed.backoff)
 

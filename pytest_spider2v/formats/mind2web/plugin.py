@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from pytest_spider2v.formats.mind2web.answerers import card_options, model_vendor
 from pytest_spider2v.formats.mind2web.format import APP, FORMAT
 from pytest_spider2v.formats.mind2web.run import web_outcome
 from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
 from pytest_spider2v.plugin.collection import BadTask, TaskFile, TaskItem
 from pytest_spider2v.plugin.fixtures import agent_settings
+from pytest_spider2v.plugin.options import agent_options
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.tasks.model import Task, TaskFormatError
@@ -101,5 +103,13 @@ def check_web_task(request: pytest.FixtureRequest, mind2web_outcome: Evaluation)
 
 
 def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
-    """The candidates' sampling: a Mind2Web score depends on how many distractors, drawn how."""
-    return {"mind2web_distractors": FORMAT.snapshot.distractors, "mind2web_seed": FORMAT.snapshot.seed}
+    """The candidates' sampling (a Mind2Web score depends on how many distractors, drawn how) and,
+    for a model, the card's sampling its answers use (not the desktop agents' defaults)."""
+    entries: dict[str, object] = {"mind2web_distractors": FORMAT.snapshot.distractors,
+                                  "mind2web_seed": FORMAT.snapshot.seed}
+    vendor = model_vendor(config.getoption("spider2v_agent") or "")
+    if vendor is not None:
+        used = card_options(vendor, agent_options(config))
+        entries["mind2web_max_tokens"] = used["max_tokens"]
+        entries["mind2web_temperature"] = used.get("temperature", "the vendor's default")
+    return entries

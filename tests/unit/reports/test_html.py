@@ -131,6 +131,9 @@ def test_secret_looking_settings_never_appear(record_dir) -> None:
     assert "&quot;api_key&quot;: &quot;***&quot;" in html and "&quot;openai_token&quot;: &quot;***&quot;" in html
     assert "max_steps" in html and "gpt-x" in html
     assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"Password": "***", "b": 2}]}
+    # a count of tokens is no secret: a run's manifest states it; a token is one
+    assert public_settings({"max_tokens": 500, "a11y_max_tokens": 5000, "access_token": "t", "tokens": "x"}) == {
+        "max_tokens": 500, "a11y_max_tokens": 5000, "access_token": "***", "tokens": "x"}
 
 
 def task_summary(**result: Any) -> TaskSummary:

@@ -145,6 +145,16 @@ def test_a_secret_agent_option_is_masked_in_the_manifest(pytester: pytest.Pytest
     assert "sk-very-secret" not in text and '"api_key": "***"' in text
 
 
+def test_a_model_s_manifest_states_the_sampling_its_answers_use(pytester: pytest.Pytester, tasks: Path) -> None:
+    """Mind2Web's model answers use the card's sampling, not the desktop agents' defaults."""
+    result = pytester.runpytest_subprocess("m2w", "--agent", "gpt-4o", "--llm-base-url", "http://127.0.0.1:9",
+                                           "--agent-option", "retries=0", "-k", "visa", "--max-tokens", "300")
+    assert result.ret != 0  # nothing answers there: the manifest is what is looked at
+    parameters = json.loads((tasks / "results/gpt-4o/manifest.json").read_text())["agent"]["parameters"]
+    assert (parameters["mind2web_max_tokens"], parameters["mind2web_temperature"]) == ("300", "0")
+    assert (parameters["model"], parameters["temperature"], parameters["max_tokens"]) == ("gpt-4o", 0.5, 300)
+
+
 def test_compare_an_oracle_run_with_a_noop_run(pytester: pytest.Pytester, tasks: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     run(pytester, "--agent", "oracle")
