@@ -11,6 +11,7 @@ publishes that port (each environment then has its own emulator, reset with it);
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
     from google.cloud import bigquery
-    from google.cloud.bigquery_connection_v1 import ConnectionServiceClient
+    from google.cloud.bigquery_connection_v1 import Connection, ConnectionServiceClient
     from google.oauth2 import service_account
 
 DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
@@ -29,6 +30,13 @@ DEFAULT_PROJECT = "bigquery-project"
 EMULATOR_SERVICE = "bigquery"
 CONNECTION_LOCATION = "us"
 EMULATOR_PORT = 9050
+#: Connections asked for per page: the Connection API documents ``page_size`` as required (unset,
+#: it goes out as 0); the client's pager asks for the next page while there is one.
+CONNECTIONS_PAGE_SIZE = 100
+#: What the service account's key is used for, as the original's table getter asks: BigQuery, and
+#: Google Drive, whose files a Drive-backed (external) table reads with the caller's own access.
+KEY_SCOPES = ("https://www.googleapis.com/auth/cloud-platform", "https://www.googleapis.com/auth/bigquery",
+              "https://www.googleapis.com/auth/drive")
 
 
 @dataclass(frozen=True)
@@ -87,8 +95,19 @@ def connection_client(project: GoogleProject) -> ConnectionServiceClient:
     return ConnectionServiceClient(credentials=_key_credentials(project))
 
 
+def list_connections(client: ConnectionServiceClient, project: GoogleProject) -> Iterable[Connection]:
+    """Every connection of the project in location ``us``, page after page of
+    :data:`CONNECTIONS_PAGE_SIZE` (the API requires a page size)."""
+    from google.cloud.bigquery_connection_v1 import ListConnectionsRequest
+
+    request = ListConnectionsRequest(parent=connections_parent(project), page_size=CONNECTIONS_PAGE_SIZE)
+    return client.list_connections(request=request)
+
+
 def _key_credentials(project: GoogleProject) -> service_account.Credentials:
+    """The service account's key, scoped for Drive too (:data:`KEY_SCOPES`): without the Drive
+    scope, BigQuery refuses (403) a query of a table whose data is a Drive file."""
     from google.oauth2 import service_account
 
     assert project.keyfile is not None
-    return service_account.Credentials.from_service_account_file(str(project.keyfile))
+    return service_account.Credentials.from_service_account_file(str(project.keyfile), scopes=list(KEY_SCOPES))

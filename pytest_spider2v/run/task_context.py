@@ -29,7 +29,10 @@ class TaskContext:
     integrity: Integrity | None = None
 
     def host_path(self, relative: str) -> Path:
-        """A host file named by the task (task folder, or the Spider2-V root)."""
+        """A host file named by the task (task folder, or the Spider2-V root); under the original's
+        ``cache/<task id>/``, the file an earlier step wrote to this task's cache folder."""
+        if relative.startswith(self.task.cache_prefix):
+            return self.cache_dir / relative.removeprefix(self.task.cache_prefix)
         return self.task.host_path(relative)
 
     def cache_path(self, name: str) -> Path:

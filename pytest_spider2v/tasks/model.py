@@ -50,6 +50,9 @@ CATEGORIES = (
     "it_service_management",
 )
 DIFFICULTIES = ("easy", "medium", "hard")
+#: The original's cache folder, relative to its working directory: a task's is ``cache/<task id>/``,
+#: and a later step names by that path what an earlier one wrote there (``snowflake_init``'s query ids).
+ORIGINAL_CACHE = "cache"
 #: The layouts read here; any other ``Task.layout`` is a registered :class:`TaskFormat`'s name.
 BUILT_IN_LAYOUTS = ("project", "spider2v")
 
@@ -228,6 +231,11 @@ class Task:
             names.append("errata")
         names.extend(self.extra_markers)
         return list(dict.fromkeys(names))
+
+    @property
+    def cache_prefix(self) -> str:
+        """How the task's files name its cache folder, as the original's do: ``cache/<task id>/``."""
+        return f"{ORIGINAL_CACHE}/{self.id}/"
 
     def host_path(self, relative: str) -> Path:
         """A host file named by the task (relative to the task's root)."""

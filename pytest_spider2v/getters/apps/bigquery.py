@@ -3,7 +3,8 @@
 ``bigquery_table_to_csv`` selects ``schema``'s columns (``["*"]`` for all) of
 ``dataset_id.table_id`` and ``bigquery_sql_result_to_csv`` runs a task's SQL file (``{}`` standing
 for the project id); both write the rows as the original does, through pandas, without header or
-index, and give None when the table or a name in the query does not exist (a score of 0).
+index, and give None when the table or a name in the query does not exist, or when Google refuses
+the query (403: a Drive-backed table whose file the service account may not read), a score of 0.
 ``bigquery_datasets`` lists the project's dataset ids, ``bigquery_connections`` its connection
 ids in location ``us``.
 """
@@ -13,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, connections_parent, google_project
+from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, google_project, list_connections
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
@@ -53,17 +54,19 @@ def bigquery_datasets(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
                   not_emulated="the emulator has no BigQuery Connection API")
 def bigquery_connections(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
     project = google_project(ctx, spec, "bigquery_connections")
-    connections = connection_client(project).list_connections(parent=connections_parent(project))
-    return [c.name.rsplit("/", 1)[-1] for c in connections]
+    return [c.name.rsplit("/", 1)[-1] for c in list_connections(connection_client(project), project)]
 
 
 def _query_to_csv(ctx: TaskContext, client: bigquery.Client, sql: str, dest: str) -> str | None:
-    from google.api_core.exceptions import BadRequest, NotFound
+    from google.api_core.exceptions import BadRequest, Forbidden, NotFound
 
     try:
         frame = client.query(sql).result(timeout=QUERY_TIMEOUT).to_dataframe(create_bqstorage_client=False)
     except (NotFound, BadRequest) as exc:
         logger.info("BigQuery query failed (%s); the getter gives None", exc.message)
+        return None
+    except Forbidden as exc:  # a table reading a Drive file the account may not read: scored, not an error
+        logger.warning("BigQuery refused the query (403: %s); the getter gives None", exc.message)
         return None
     target = local_cache_path(ctx, dest)
     frame.to_csv(target, index=False, header=False)

@@ -32,8 +32,8 @@ from pytest_spider2v.clouds.bigquery import (
     GoogleProject,
     bigquery_client,
     connection_client,
-    connections_parent,
     google_project,
+    list_connections,
 )
 from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
@@ -102,7 +102,7 @@ def empty(client: bigquery.Client, project: GoogleProject) -> None:
         logger.info("%s: an emulator has no BigQuery connections to delete", STEP)
         return
     connections = connection_client(project)
-    for connection in connections.list_connections(parent=connections_parent(project)):
+    for connection in list_connections(connections, project):
         connections.delete_connection(name=connection.name)
 
 

@@ -6,17 +6,20 @@ original), ``create_project`` (``project_name``, default ``Analytics``), ``creat
 (``env_name`` in the first project, a deployment environment on ``dbt_version``, default the
 original's ``1.5.0-latest``) and ``create_job`` (``job_name`` in the environment ``env_name``,
 running ``execute_steps``, default ``dbt build``). ``dbt_cloud_webui_login`` signs in to the
-console and, with a project, opens its setup page and clicks "Skip" ``skip_step`` times.
+console and opens the page ``goto_page`` names, as the original's: ``project_setup`` (the default),
+the first project's setup page, if there is a project, where it clicks "Skip" ``skip_step`` times;
+``account_setup``, the account's settings; ``cli_setup``, the Cloud CLI page of the user's profile
+(the 2 published tasks that install dbt-cloud-cli as that page says).
 
-Deliberate difference: an action dbt Cloud refuses fails the step (the original's CLI calls went
-on); ``goto_page`` (2 published tasks) is refused naming it, since the pages it names are not known
-here. Implemented, verified only with an account: no emulator of dbt Cloud exists.
+Deliberate differences: an action dbt Cloud refuses fails the step (the original's CLI calls went
+on), and so does a ``goto_page`` the original does not know (it opened none). Implemented, verified
+only with an account: no emulator of dbt Cloud exists.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.clouds.dbt_cloud import DbtCloudAccount, dbt_cloud_account, environments, first_project
 from pytest_spider2v.registry import setup_steps
@@ -24,9 +27,16 @@ from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.consoles import console_page
 
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
 STEP = "dbt_cloud_init"
 DEFAULT_DBT_VERSION = "1.5.0-latest"
 SKIP_WAIT_MS = 1_500
+PROJECT_SETUP = "project_setup"
+#: The console's pages ``goto_page`` names other than :data:`PROJECT_SETUP`, by their path on the host.
+CONSOLE_PAGES = {"account_setup": "settings/accounts/{account_id}/pages/account",
+                 "cli_setup": "settings/profile/cloud-cli"}
 
 Action = Callable[[DbtCloudAccount, dict[str, Any], str], None]
 
@@ -47,9 +57,10 @@ def dbt_cloud_init(ctx: TaskContext, actions: list[dict[str, Any]], settings_fil
                       console="signs in to the dbt Cloud console")
 def dbt_cloud_webui_login(ctx: TaskContext, listening_port: int = 9222, url: str | None = None,
                           settings_file: str | None = None, setting_file: str | None = None,
-                          skip_step: int = 0, goto_page: str | None = None) -> None:
-    if goto_page is not None:
-        raise StepError(f"dbt_cloud_webui_login.goto_page: {goto_page!r} is not supported here")
+                          skip_step: int = 0, goto_page: str = PROJECT_SETUP) -> None:
+    if goto_page != PROJECT_SETUP and goto_page not in CONSOLE_PAGES:
+        raise StepError(f"dbt_cloud_webui_login.goto_page: {goto_page!r} is not one of "
+                        f"{', '.join([PROJECT_SETUP, *CONSOLE_PAGES])}")
     account = dbt_cloud_account(ctx, {"settings_file": settings_file, "setting_file": setting_file},
                                 "dbt_cloud_webui_login")
     with console_page(ctx, listening_port) as page:
@@ -59,14 +70,23 @@ def dbt_cloud_webui_login(ctx: TaskContext, listening_port: int = 9222, url: str
         page.locator("input[type=checkbox]").check()
         page.locator("button[id=sign-in]").click()
         page.wait_for_load_state("load")
-        project = first_project(account)
-        if project is None:
-            return
-        page.goto(f"https://{account.host}/{account.account_id}/projects/{project['id']}/setup", wait_until="load")
-        for _ in range(skip_step):
-            page.locator("button[type=button]", has_text="Skip").click()
-            page.wait_for_timeout(SKIP_WAIT_MS)
-            page.wait_for_load_state("load")
+        if goto_page in CONSOLE_PAGES:
+            path = CONSOLE_PAGES[goto_page].format(account_id=account.account_id)
+            page.goto(f"https://{account.host}/{path}", wait_until="load")
+        else:
+            open_project_setup(page, account, skip_step)
+
+
+def open_project_setup(page: Page, account: DbtCloudAccount, skip_step: int) -> None:
+    """The first project's setup page, its first ``skip_step`` steps skipped; nothing without a project."""
+    project = first_project(account)
+    if project is None:
+        return
+    page.goto(f"https://{account.host}/{account.account_id}/projects/{project['id']}/setup", wait_until="load")
+    for _ in range(skip_step):
+        page.locator("button[type=button]", has_text="Skip").click()
+        page.wait_for_timeout(SKIP_WAIT_MS)
+        page.wait_for_load_state("load")
 
 
 def delete_project(account: DbtCloudAccount, action: dict[str, Any], where: str) -> None:

@@ -12,7 +12,9 @@ through snowflake-connector-python on the account of ``settings/snowflake/settin
   created as that query's result);
 - ``execute_script``: a task's SQL file (``sql_script``) without comments, split on ``;``, or
   ``sql_command`` (one or a list), run in order; a ``PUT file://<path>`` names a task file as the
-  original's checkout-relative path, so the path is resolved against the task's root;
+  original's checkout-relative path, so the path is resolved against the task's root. With
+  ``query_ids_path``, the id Snowflake gave each statement is written, a line each, to that file
+  of the task's cache, which a later step copies to the guest as ``cache/<task id>/<file>``;
 - ``copy_keyfile``: the settings file itself to ``dest`` in the guest (default
   ``/home/user/keyfile.json``), for the agent's own client; an emulator's ``guest:`` host is
   written as the guest sees it.
@@ -151,8 +153,23 @@ def execute_script(ctx: TaskContext, connection: SnowflakeConnection, params: di
     else:
         statements = names(_required(params, "sql_command", where), where, "sql_command") or []
     cursor = connection.cursor()
+    query_ids: list[str] = []
     for statement in statements:
         cursor.execute(LOCAL_FILE.sub(lambda m: f"file://{ctx.host_path(m[1])}", statement))
+        query_ids.append(str(cursor.sfqid or ""))
+    if params.get("query_ids_path"):
+        write_query_ids(ctx, query_ids, str(params["query_ids_path"]), where)
+
+
+def write_query_ids(ctx: TaskContext, query_ids: list[str], name: str, where: str) -> None:
+    """The statements' query ids, a line each, in the task's cache file ``name``: a task shows the
+    agent the id of what the setup did (a DELETE to undo by time travel), so a statement the
+    server gave no id fails the step rather than leave the agent a blank line."""
+    if not all(query_ids):
+        raise StepError(f"{where}.query_ids_path: the server gave no query id for a statement")
+    path = ctx.cache_path(name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(f"{query_id}\n" for query_id in query_ids), encoding="utf-8")
 
 
 def copy_keyfile(ctx: TaskContext, connection: SnowflakeConnection, params: dict[str, Any], where: str) -> None:

@@ -20,8 +20,10 @@ from pytest_spider2v.tasks.needs.facts import Facts, Need, hosts
 
 #: Packages whose import means the code executes notebooks.
 NOTEBOOK_EXECUTORS = frozenset({"papermill", "nbclient"})
-#: An import statement, for code that does not parse (see :func:`_python_fallback`).
-IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w., ]+))", re.MULTILINE)
+#: An import statement, for code that does not parse (see :func:`_python_fallback`): a ``from``
+#: import's module and names (in parentheses, over several lines), or an ``import``'s modules.
+IMPORT_LINE = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import\s+(\([^)]*\)|[\w.*, ]+)|import\s+([\w., ]+))",
+                         re.MULTILINE)
 
 #: Library calls that download their data from the internet, by qualified name (``fnmatch``
 #: patterns, the first match wins), and the host they fetch from. No URL is written in the
@@ -221,10 +223,19 @@ def _catches_import_error(handler: ast.ExceptHandler) -> bool:
 
 
 def _python_fallback(source: str, first_line: int, facts: Facts, where: str) -> None:
-    """Code that does not parse (Python 2, templates): import lines and URLs outside comments."""
+    """Code that does not parse (Python 2, templates): import lines and URLs outside comments.
+    A name imported from a module counts under it, as in parsed code (:func:`read_python`), so
+    that a namespace package's entry (``google.cloud.*``) resolves it."""
     for match in IMPORT_LINE.finditer(source):
         line = f"{where} {first_line + source.count(chr(10), 0, match.start())}"
-        modules = [match.group(1)] if match.group(1) else [m.split()[0] for m in match.group(2).split(",") if m.strip()]
+        if match.group(1):
+            if match.group(1).startswith("."):  # a relative import: the code's own package
+                continue
+            listed = re.sub(r"#[^\n]*", "", match.group(2)).strip("()")
+            names = [n.split()[0] for n in listed.split(",") if n.strip()]
+            modules = [match.group(1) if name == "*" else f"{match.group(1)}.{name}" for name in names]
+        else:
+            modules = [m.split()[0] for m in match.group(3).split(",") if m.strip()]
         facts.needs += [Need("package", "", line, m) for m in modules]
     for number, text in enumerate(source.splitlines(), first_line):
         if not text.lstrip().startswith("#"):

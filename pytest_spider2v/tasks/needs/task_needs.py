@@ -49,7 +49,7 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
     for where, params in _parameter_sets(task):
         for key in HOST_PATH_KEYS:
             value = params.get(key)
-            if not _is_host_path(value):
+            if not _is_host_path(value) or value.startswith(task.cache_prefix):  # written during setup
                 continue
             path = task.host_path(value)
             if not path.is_file():

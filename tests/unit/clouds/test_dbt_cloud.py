@@ -5,6 +5,8 @@ scripted here (no dbt Cloud is reachable; the library's HTTP is its own)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +16,11 @@ from pytest_spider2v.clouds.dbt_cloud import DbtCloudAccount, dbt_cloud_account
 from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.getters.apps.dbt_cloud import dbt_environment_info, dbt_job_info, dbt_project_info
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.apps.dbt_cloud import dbt_cloud_init
+from pytest_spider2v.steps.apps import dbt_cloud as steps
+from pytest_spider2v.steps.apps.dbt_cloud import dbt_cloud_init, dbt_cloud_webui_login
 from pytest_spider2v.steps.builtin import StepError
 from tests.support.factories import FakeEnvironment, make_task
+from tests.support.shared import require, sample, task_files
 
 SETTINGS = "evaluation_examples/settings/dbt_cloud/settings.json"
 
@@ -101,3 +105,83 @@ def test_every_command_is_a_valid_dbt_cloud_cli_request_with_the_fields_given(tm
         command = getattr(dbt_cloud.command, f"DbtCloud{name}Command")(
             api_token="t", account_id=70, dbt_cloud_host="emea.dbt.com", **fields)
         assert command.api_url.startswith("https://emea.dbt.com/api/v"), name
+
+
+class ConsolePage:
+    """The guest browser's tab as the sign-in step drives it: what it was sent to and what was done."""
+
+    def __init__(self) -> None:
+        self.visited: list[str] = []
+        self.done: list[str] = []
+
+    def goto(self, url: str, **options: Any) -> None:
+        self.visited.append(url)
+
+    def locator(self, selector: str, has_text: str | None = None) -> ConsolePage:
+        self.done.append(selector + (f" {has_text!r}" if has_text else ""))
+        return self
+
+    def fill(self, value: str) -> None:
+        pass
+
+    def check(self) -> None:
+        pass
+
+    def click(self) -> None:
+        pass
+
+    def wait_for_load_state(self, state: str = "load") -> None:
+        pass
+
+    def wait_for_timeout(self, milliseconds: float) -> None:
+        pass
+
+
+@pytest.fixture
+def console(monkeypatch: pytest.MonkeyPatch) -> ConsolePage:
+    page = ConsolePage()
+
+    @contextmanager
+    def opened(ctx: TaskContext, listening_port: int) -> Iterator[ConsolePage]:
+        yield page
+
+    monkeypatch.setattr(steps, "console_page", opened)
+    return page
+
+
+@pytest.mark.parametrize(("goto_page", "opened"), [
+    ("cli_setup", "https://emea.dbt.com/settings/profile/cloud-cli"),
+    ("account_setup", "https://emea.dbt.com/settings/accounts/70/pages/account"),
+])
+def test_after_sign_in_the_console_opens_the_page_the_task_names(
+        tmp_path: Path, scripted: Scripted, console: ConsolePage, goto_page: str, opened: str) -> None:
+    """The original's ``goto_page``: the Cloud CLI's setup page of the user's profile (the task
+    "install dbt-cloud-cli as the opened page says"), or the account's settings."""
+    dbt_cloud_webui_login(context(tmp_path), setting_file=SETTINGS, goto_page=goto_page)
+    assert console.visited == ["https://emea.dbt.com/", opened]
+    assert "button[id=sign-in]" in console.done
+    assert scripted.calls == []  # no project is needed to open either page
+
+
+def test_by_default_the_first_project_setup_is_opened_and_its_steps_skipped(
+        tmp_path: Path, scripted: Scripted, console: ConsolePage) -> None:
+    dbt_cloud_webui_login(context(tmp_path), skip_step=2)
+    assert console.visited == ["https://emea.dbt.com/", "https://emea.dbt.com/70/projects/5/setup"]
+    assert console.done.count("button[type=button] 'Skip'") == 2
+
+
+def test_a_page_the_original_does_not_know_is_refused_before_signing_in(
+        tmp_path: Path, scripted: Scripted, console: ConsolePage) -> None:
+    with pytest.raises(StepError, match="goto_page: 'billing' is not one of project_setup, account_setup, cli_setup"):
+        dbt_cloud_webui_login(context(tmp_path), goto_page="billing")
+    assert console.visited == []
+
+
+@pytest.mark.sample
+def test_every_published_goto_page_is_a_page_the_step_opens() -> None:
+    """What ``spider2v-compat`` counts runnable with accounts must set up: the sample's two tasks
+    that open the Cloud CLI page name a page the step knows."""
+    named = [step["parameters"]["goto_page"] for path in task_files(require(sample()))
+             for step in json.loads(path.read_text())["config"]
+             if step["type"] == "dbt_cloud_webui_login" and "goto_page" in step["parameters"]]
+    assert named and set(named) <= {steps.PROJECT_SETUP, *steps.CONSOLE_PAGES}

@@ -149,6 +149,20 @@ def test_a_name_imported_from_a_namespace_package_is_resolved_by_its_own_distrib
         "imports google.cloud.storage in query.py line 3, not in image 'desktop'"]
 
 
+def test_a_template_that_does_not_parse_resolves_its_imports_as_parsed_code_does(tmp_path: Path) -> None:
+    """A task's ``query.py`` left for the agent to fill in does not parse, so it is read line by
+    line: ``from google.cloud import bigquery`` is still google.cloud.bigquery, not google.cloud."""
+    desktop = {**PROVIDES["families"]["desktop"], "packages": ["pandas", "google-cloud-bigquery"]}
+    envs = environments(tmp_path, {**PROVIDES, "families": {**PROVIDES["families"], "desktop": desktop}})
+    template = ("from google.cloud import bigquery\nfrom pandas import (DataFrame,\n    Series as S)\n"
+                "from google.cloud import storage as gcs, bigquery_storage  # two of them\n\n"
+                'client = bigquery.Client(project=<YOUR PROJECT ID>)\nquery = """\n    <YOUR SQL HERE>\n"""\n')
+    task = spider2v_task(tmp_path, "desktop", "desktop", {"query.py": template},
+                         instruction="Complete query.py, run it and save what it prints.")
+    assert reasons(task, envs) == [
+        "imports google.cloud.storage in query.py line 4, not in image 'desktop'",
+        "imports google.cloud.bigquery_storage in query.py line 4, not in image 'desktop'"]
+
 RUN_ALL = "Complete the notebook, then run all the cells and save it."
 SKLEARN_IN_CELL_2 = "imports sklearn (scikit-learn) in notebook.ipynb cell 2 line 3, not in image 'jupyter'"
 
@@ -284,6 +298,21 @@ def test_missing_files_are_needs_but_account_settings_are_not(tmp_path: Path) ->
     task = spider2v_task(tmp_path, "superset", "superset", {}, config=config)
     assert reasons(task, envs) == ["needs evaluation_examples/examples/superset/all_databases.sql (config[0].src), "
                                    "missing from the checkout"]
+
+
+
+def test_a_file_a_step_writes_to_the_tasks_cache_is_not_missing_from_the_checkout(tmp_path: Path) -> None:
+    """The original's ``cache/<task id>/`` is the task's cache, where ``snowflake_init`` writes the
+    query ids a later step copies to the guest; another task's cache is no file of this one."""
+    config = [
+        {"type": "copyfile_from_host_to_guest",
+         "parameters": {"src": "cache/snowflake-task/query_ids.txt", "dest": "/home/user/Desktop/query_id.txt"}},
+        {"type": "copyfile_from_host_to_guest",
+         "parameters": {"src": "cache/another-task/query_ids.txt", "dest": "/home/user/Desktop/other.txt"}},
+    ]
+    task = spider2v_task(tmp_path, "desktop", "desktop", {}, config=config, task_id="snowflake-task")
+    assert reasons(task, environments(tmp_path)) == [
+        "needs cache/another-task/query_ids.txt (config[1].src), missing from the checkout"]
 
 
 SUPERSET_INIT = """#!/bin/bash
