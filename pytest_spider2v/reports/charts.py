@@ -72,8 +72,8 @@ def rates_chart(bars: Sequence[RateBar], title: str) -> str:
     Groups and series keep their order of first appearance, the first group on top. A legend names the series
     when there are several. The height grows with the rows, up to :data:`MAX_HEIGHT`.
 
-    Each error bar's lines are the SVG group ``id="errorbar-<group>-<series>"`` (names reduced to letters, digits
-    and ``-_.``), which lets a page or a test find them.
+    Each bar is the SVG group ``id="bar-<group>-<series>"`` and its error bar's lines ``id="errorbar-<group>-<series>"``
+    (names reduced to letters, digits and ``-_.``), which lets a page or a test find them.
     """
     groups = _unique(bar.group for bar in bars)
     series = _unique(bar.series for bar in bars)
@@ -97,7 +97,8 @@ def rates_chart(bars: Sequence[RateBar], title: str) -> str:
                           color=_MUTED, fontstyle="italic")
             continue
         percent = 100 * bar.rate
-        axes.barh(y, percent, height=0.85 * slot, color=COLOURS[index % len(COLOURS)])
+        for patch in axes.barh(y, percent, height=0.85 * slot, color=COLOURS[index % len(COLOURS)]):
+            patch.set_gid(f"bar-{_slug(bar.group)}-{_slug(bar.series)}")
         end = percent
         if bar.low is not None and bar.high is not None:
             low, high = 100 * bar.low, 100 * bar.high

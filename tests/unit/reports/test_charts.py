@@ -80,6 +80,8 @@ def test_no_rate_is_a_gap_and_no_interval_no_error_bar() -> None:
     assert {"50.0%", "25.0%", "75.0%", "n/a"} <= set(shown)
     assert len([text for text in shown if text.endswith(".0%")]) == 3  # the gap has no percentage
     assert error_bars(svg) == ["errorbar-excel-oracle"]
+    assert sorted(re.findall(r'id="(bar-[^"]*)"', svg)) == ["bar-airflow-gpt-4o", "bar-airflow-oracle",
+                                                            "bar-excel-oracle"]  # the gap has no bar
 
 
 def test_the_error_bars_follow_the_bars_that_have_an_interval() -> None:
