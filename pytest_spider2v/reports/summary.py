@@ -5,8 +5,11 @@ Everything here is plain data, so the aggregation is testable without pytest.
 The success rate counts every task attempted: an error that remains after the retries counts as a
 score of 0, as the papers score a failed run, whoever it is charged to; only skips (tasks that
 could not run here) are left out. Beside it: the rate over the tasks that completed with a score,
-the errors by whom they are charged to, and the tasks that scored 0 for tampering. Every group
-also sums its tokens, cost and wall time (each task's, from its start to its end). A run that
+the errors by whom they are charged to, and the tasks that scored 0 for tampering. The task is
+the unit (:class:`RepeatedTask`): with ``--repeat`` a task's score is the mean of its runs, and
+every rate carries a 95 % interval over tasks, with pass@k, pass^k and the flaky tasks beside it
+(:mod:`.statistics`). Every group also sums its tokens, cost and wall time (each task's, from its
+start to its end), and the run says where that time went (:mod:`.timing`). A run that
 replays an earlier one (``replay_of`` in its records) lists the tasks whose outcome changed. A run
 with closed-form questions (InfiAgent-DABench) also gets the paper's accuracies over them
 (:mod:`.closed_form`).
