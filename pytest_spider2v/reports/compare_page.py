@@ -12,7 +12,6 @@ from pytest_spider2v.reports.charts import Flip, RateBar, flips_chart, rates_cha
 from pytest_spider2v.reports.comparison import Comparison, p_text, rate_text, signed_text
 from pytest_spider2v.reports.manifest import properties
 from pytest_spider2v.reports.summary import interval_text
-from pytest_spider2v.reports.timing import wall_time
 
 STYLE = """<style>
 body{font-family:sans-serif;font-size:14px;margin:24px;max-width:1100px}
@@ -49,9 +48,8 @@ def _runs_table(comparison: Comparison) -> str:
     rows = "".join(
         f"<tr><td>{escape(run.name)}</td><td>{escape(run.agent)}</td><td class=num>{rate_text(run.rate)}</td>"
         f"<td class=num>{interval_text(run.interval)}</td><td class=num>{run.passed}</td>"
-        f"<td class=num>{_per(run.per_success(run.tokens), '{:,.0f}')}</td>"
-        f"<td class=num>{_per(run.per_success(run.cost), '${:.4f}')}</td>"
-        f"<td class=num>{wall_time(run.per_success(run.seconds))}</td></tr>" for run in comparison.runs)
+        + "".join(f"<td class=num>{cell}</td>" for cell in run.per_success_cells()) + "</tr>"
+        for run in comparison.runs)
     return ('<section id="runs"><h2>Runs</h2><table class="runs"><tr><th>run</th><th>agent</th>'
             "<th class=num>success</th><th class=num>95% interval</th><th class=num>passed</th>"
             "<th class=num>tokens/success</th><th class=num>cost/success</th><th class=num>time/success</th></tr>"
@@ -89,6 +87,3 @@ def _manifests(comparison: Comparison) -> str:
     return (f'<section id="spider2v-manifest"><h2>Manifests</h2><p>Rows that differ are marked.</p>'
             f'<table class="manifest"><tr><th></th>{head}</tr>{"".join(rows)}</table></section>')
 
-
-def _per(value: float | None, pattern: str) -> str:
-    return "-" if value is None else pattern.format(value)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pytest_spider2v.reports import manifest
 from pytest_spider2v.reports.runs import RecordedRun
 from pytest_spider2v.reports.statistics import Interval, PairedComparison, paired_comparison, rate_interval
-from pytest_spider2v.reports.summary import RepeatedTask, by_task, interval_text
+from pytest_spider2v.reports.summary import RepeatedTask, by_task, interval_text, rate_text, rounded_mean
 from pytest_spider2v.reports.timing import wall_time
 from pytest_spider2v.run.json_values import JsonObject
 
@@ -39,6 +39,12 @@ class RunFigures:
 
     def per_success(self, total: float | None) -> float | None:
         return None if total is None or not self.successes else total / self.successes
+
+    def per_success_cells(self) -> tuple[str, str, str]:
+        """Tokens, cost and time per success as every output of a comparison shows them."""
+        tokens, cost = self.per_success(self.tokens), self.per_success(self.cost)
+        return ("-" if tokens is None else f"{tokens:,.0f}", "-" if cost is None else f"${cost:.4f}",
+                wall_time(self.per_success(self.seconds)))
 
     def to_json(self) -> JsonObject:
         return {"name": self.name, "agent": self.agent, "rate": self.rate,
@@ -110,10 +116,10 @@ def _figures(run: RecordedRun, repeated: dict[str, RepeatedTask], shared: list[s
     by_app: dict[str, tuple[float | None, Interval | None]] = {}
     for app in sorted({app for t in shared for app in apps[t]}):
         scores = [repeated[t].mean for t in shared if app in apps[t]]
-        by_app[app] = (_mean(scores), rate_interval(scores))
+        by_app[app] = (rounded_mean(scores), rate_interval(scores))
     return RunFigures(
         name=run.name, agent=str(manifest.value_at(run.manifest, "agent.name") or "?"),
-        rate=_mean(means), interval=rate_interval(means), passed=sum(_passes(repeated[t]) for t in shared),
+        rate=rounded_mean(means), interval=rate_interval(means), passed=sum(_passes(repeated[t]) for t in shared),
         runs=len(members), successes=sum(s.status == "passed" for s in members),
         tokens=sum(tokens) if tokens else None, cost=round(sum(costs), 6) if costs else None,
         seconds=round(sum(seconds), 3) if seconds else None, by_app=by_app)
@@ -137,9 +143,6 @@ def _passes(task: RepeatedTask) -> bool:
     return task.passes == task.runs
 
 
-def _mean(scores: list[float]) -> float | None:
-    return round(sum(scores) / len(scores), 4) if scores else None
-
 
 def format_comparison(comparison: Comparison) -> list[str]:
     """The comparison as the terminal shows it."""
@@ -150,10 +153,9 @@ def format_comparison(comparison: Comparison) -> list[str]:
     lines += ["", f"{'run':<24}  {'agent':<16}  {'success':>7}  {'95% interval':>15}  {'passed':>6}  "
                   f"{'tokens/success':>14}  {'cost/success':>12}  {'time/success':>12}"]
     for run in comparison.runs:
-        tokens, cost, seconds = run.per_success(run.tokens), run.per_success(run.cost), run.per_success(run.seconds)
+        tokens, cost, seconds = run.per_success_cells()
         lines.append(f"{run.name:<24}  {run.agent:<16}  {rate_text(run.rate):>7}  {interval_text(run.interval):>15}  "
-                     f"{run.passed:>6}  {'-' if tokens is None else f'{tokens:,.0f}':>14}  "
-                     f"{'-' if cost is None else f'${cost:.4f}':>12}  {wall_time(seconds):>12}")
+                     f"{run.passed:>6}  {tokens:>14}  {cost:>12}  {seconds:>12}")
     for pair in comparison.pairs:
         p = pair.paired
         lines += ["", f"{pair.a} - {pair.b}: difference {p.difference:+.1%}, 95% interval "
@@ -173,10 +175,9 @@ def comparison_markdown(comparison: Comparison) -> str:
     lines += ["| run | agent | success | 95% interval | passed | tokens/success | cost/success | time/success |",
               "|---|---|---:|---:|---:|---:|---:|---:|"]
     for run in comparison.runs:
-        tokens, cost, seconds = run.per_success(run.tokens), run.per_success(run.cost), run.per_success(run.seconds)
-        lines.append(f"| {run.name} | {run.agent} | {rate_text(run.rate)} | {interval_text(run.interval)} | {run.passed} | "
-                     f"{'-' if tokens is None else f'{tokens:,.0f}'} | {'-' if cost is None else f'${cost:.4f}'} | "
-                     f"{wall_time(seconds)} |")
+        cells = [run.name, run.agent, rate_text(run.rate), interval_text(run.interval), str(run.passed),
+                 *run.per_success_cells()]
+        lines.append("| " + " | ".join(cells) + " |")
     for pair in comparison.pairs:
         p = pair.paired
         lines += ["", f"## {pair.a} - {pair.b}", "",
@@ -187,9 +188,6 @@ def comparison_markdown(comparison: Comparison) -> str:
             lines += [f"| {f.nodeid} | {f.a:.2f} | {f.b:.2f} |" for f in pair.flips]
     return "\n".join(lines) + "\n"
 
-
-def rate_text(rate: float | None) -> str:
-    return "n/a" if rate is None else f"{rate:.1%}"
 
 
 def signed_text(interval: Interval | None) -> str:

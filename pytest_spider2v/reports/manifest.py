@@ -41,10 +41,9 @@ SCORING_SETTINGS = ("max_steps", "task_timeout", "sleep_after_action", "cloud", 
 IDENTITY = ("model", "vendor")
 
 
-def started(config: pytest.Config, run: Path) -> JsonObject:
-    """The manifest as the run starts: the harness, the agent and its parameters, the settings,
-    the machine, the date. A resumed run keeps the first start and notes when it resumed."""
-    now = _now()
+def started(config: pytest.Config, run: Path, now: str) -> JsonObject:
+    """The manifest as the run started at ``now``: the harness, the agent and its parameters, the
+    settings, the machine, the date. A resumed run keeps the first start and notes when it resumed."""
     earlier = read_manifest(run) if config.getoption("spider2v_resume") else None
     parameters: dict[str, Any] = {}
     for extra in config.hook.pytest_spider2v_manifest(config=config):
@@ -81,7 +80,7 @@ def completed(manifest: Mapping[str, Any], tasks: Iterable[TaskSummary], finishe
                                               "digest": _digest(json.dumps(fingerprints, sort_keys=True).encode())},
                         "images": images}
     if finished:
-        done["finished"] = _now()
+        done["finished"] = now()
     return done
 
 
@@ -171,7 +170,8 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def _now() -> str:
+def now() -> str:
+    """The time, as the manifest writes it (UTC, to the second)."""
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 

@@ -73,5 +73,5 @@ def merged_manifest(shards: Sequence[RecordedRun], merged: RecordedRun) -> JsonO
     done.update(started=min(starts) if starts else None, finished=max(ends) if ends else None)
     done["merged_from"] = [{"run": s.name, "started": s.manifest.get("started"), "finished": s.manifest.get("finished"),
                             "commit": manifest.value_at(s.manifest, "project.commit"),
-                            "machine": s.manifest.get("machine"), "tasks": len(s.record_folders())} for s in shards]
+                            "machine": s.manifest.get("machine"), "tasks": len(s.tasks)} for s in shards]
     return done

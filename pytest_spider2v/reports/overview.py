@@ -26,6 +26,7 @@ from pytest_spider2v.reports.summary import (
     RunSummary,
     charged_text,
     interval_text,
+    rate_text,
     spending,
     uncertainty,
 )
@@ -113,15 +114,15 @@ def _headline(summary: RunSummary) -> str:
         facts.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
     errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
                                                         if overall.errors else "")
-    without = (f"; <b>{_rate(overall.success_rate_without_errata)}</b> without the {overall.flagged} tasks on the "
+    without = (f"; <b>{rate_text(overall.success_rate_without_errata)}</b> without the {overall.flagged} tasks on the "
                "errata list" if overall.flagged else "")
     emulated = (f'<p class="headline"><b>{overall.emulated} tasks ran against emulators</b> (--cloud emulate): '
                 "their scores prove the harness and do not score a model.</p>" if overall.emulated else "")
     noun, of = ("tasks", "") if overall.repeats == 1 else \
         ("runs", f" ({overall.tasks_attempted} tasks, --repeat {overall.repeats})")
-    return (f'<p class="headline"><b>Success rate {_rate(overall.success_rate)}</b> over {overall.runnable} {noun} '
+    return (f'<p class="headline"><b>Success rate {rate_text(overall.success_rate)}</b> over {overall.runnable} {noun} '
             f"attempted of {overall.total}{of} ({escape(errors)}, as the papers score a failed run; "
-            f"{overall.skipped} skipped, not attempted); {_rate(overall.success_rate_completed)} over the "
+            f"{overall.skipped} skipped, not attempted); {rate_text(overall.success_rate_completed)} over the "
             f"{overall.scored} that completed; {overall.tampered} tampered{without} &middot; "
             f"{escape(' · '.join(facts))}</p><p class=\"uncertainty\">{escape(uncertainty(overall))}</p>{emulated}")
 
@@ -136,9 +137,9 @@ def _table(title: str, groups: dict[str, GroupFigures], spent: list[str]) -> str
     rows = []
     for name, f in groups.items():
         values = [str(f.total), str(f.runnable), str(f.scored), str(f.passed), str(f.errors), str(f.skipped),
-                  str(f.flagged), _rate(f.success_rate), _rate(f.success_rate_completed),
-                  _rate(f.success_rate_without_errata), interval_text(f.interval),
-                  *([_rate(f.pass_at_k), _rate(f.pass_hat_k), str(f.flaky)] if repeated else []),
+                  str(f.flagged), rate_text(f.success_rate), rate_text(f.success_rate_completed),
+                  rate_text(f.success_rate_without_errata), interval_text(f.interval),
+                  *([rate_text(f.pass_at_k), rate_text(f.pass_hat_k), str(f.flaky)] if repeated else []),
                   *(spending(c, f.spent(c)) for c in spent), wall_time(f.seconds)]
         rows.append(f"<tr><td>{escape(name)}</td>" + "".join(f'<td class="num">{escape(v)}</td>' for v in values)
                     + "</tr>")
@@ -179,6 +180,3 @@ def _web_steps(summary: WebStepsSummary) -> str:
             f'<table class="mind2web"><tr><th></th><th class=num>tasks</th><th class=num>valid steps</th>{head}</tr>'
             f"{body}</table></div>")
 
-
-def _rate(rate: float | None) -> str:
-    return "n/a" if rate is None else f"{rate:.1%}"

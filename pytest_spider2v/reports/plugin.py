@@ -10,6 +10,7 @@ it are for readers of ``--junitxml``. Nothing here touches an environment.
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import replace
 from html import escape
@@ -119,11 +120,17 @@ class RunSummaryPlugin:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.entries: dict[str, TaskSummary] = {}
-        self.manifest: JsonObject = {}
+        self.started = ""  #: when the session started, as the manifest writes it
         self.written = False  #: the manifest's start is in the run folder
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        self.manifest = manifest.started(self.config, self.config.stash[RUN_DIR])
+        self.started = manifest.now()
+
+    @functools.cached_property
+    def manifest(self) -> JsonObject:
+        """The manifest's start, made when a session turns out to run tasks: the commit and the
+        agents' parameters are asked for once, and never by a session without tasks."""
+        return manifest.started(self.config, self.config.stash[RUN_DIR], self.started or manifest.now())
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """The manifest, written once the run's tasks are known, before any runs: an interrupted
@@ -134,6 +141,8 @@ class RunSummaryPlugin:
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """Under xdist the workers collect: the first to finish tells whether tasks will run."""
+        if self.written:
+            return
         files = {self.config.rootpath / nodeid.split("::")[0] for nodeid in ids}
         if any(is_layout_file(path) or task_format(path) is not None for path in files):
             self._write_manifest()
@@ -174,7 +183,7 @@ class RunSummaryPlugin:
         cells.insert(3, f'<td class="col-score">{escape(task.score_text) if task else ""}</td>')
 
     def _completed(self, finished: bool) -> JsonObject:
-        return manifest.completed(self.manifest, self.entries.values(), finished) if self.manifest else {}
+        return manifest.completed(self.manifest, self.entries.values(), finished)
 
     @pytest.hookimpl(tryfirst=True)  # before --junitxml writes its file, which carries the manifest
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -182,12 +191,11 @@ class RunSummaryPlugin:
         if run_dir is None or not self.entries:
             return
         done = self._completed(finished=True)
-        if done:
-            write_json_atomic(run_dir / manifest.MANIFEST_FILE, done)
-            junit = self.config.stash.get(xml_key, None)
-            if junit is not None:
-                for name, value in manifest.properties(done):
-                    junit.add_global_property(name, value)
+        write_json_atomic(run_dir / manifest.MANIFEST_FILE, done)
+        junit = self.config.stash.get(xml_key, None)
+        if junit is not None:
+            for name, value in manifest.properties(done):
+                junit.add_global_property(name, value)
         write_json_atomic(run_dir / SUMMARY_FILE, {**summarize(self.entries.values()).to_json(), "manifest": done})
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:

@@ -85,25 +85,25 @@ class GroupFigures:
         return cls(
             total=len(tasks),
             scored=len(scores),
-            success_rate=_mean(means),
+            success_rate=rounded_mean(means),
             passed=sum(task.status == "passed" for task in tasks),
             errors=len(errors),
             skipped=skipped,
             flagged=sum(bool(task.errata) for task in tasks),
-            success_rate_without_errata=_mean([t.mean for t in map(RepeatedTask.of, by_task(unflagged).values())]),
+            success_rate_without_errata=rounded_mean([t.mean for t in map(RepeatedTask.of, by_task(unflagged).values())]),
             attempted_without_errata=len(unflagged),
             tokens=sum(tokens) if tokens else None,
             cost=_sum([task.cost for task in tasks], digits=6),
             seconds=_sum([task.seconds for task in tasks], digits=3),
             emulated=sum(task.emulated for task in tasks),
-            success_rate_completed=_mean(scores),
+            success_rate_completed=rounded_mean(scores),
             errors_charged=dict(sorted(Counter(task.charged_to or "unknown" for task in errors).items())),
             tampered=sum(task.tampered for task in tasks),
             tasks_attempted=len(repeated),
             interval=rate_interval(means),
             repeats=count,
-            pass_at_k=_mean([t.pass_at(count) for t in repeated if t.runs >= count]) if count > 1 else None,
-            pass_hat_k=_mean([t.pass_hat(count) for t in repeated if t.runs >= count]) if count > 1 else None,
+            pass_at_k=rounded_mean([t.pass_at(count) for t in repeated if t.runs >= count]) if count > 1 else None,
+            pass_hat_k=rounded_mean([t.pass_hat(count) for t in repeated if t.runs >= count]) if count > 1 else None,
             flaky=sum(task.flaky for task in repeated),
         )
 
@@ -280,7 +280,8 @@ def _replay(replayed: list[TaskSummary]) -> ReplayComparison:
     )
 
 
-def _mean(scores: list[float]) -> float | None:
+def rounded_mean(scores: list[float]) -> float | None:
+    """The mean to 4 places, as the figures keep it; None for no score."""
     return round(sum(scores) / len(scores), 4) if scores else None
 
 
@@ -301,7 +302,7 @@ def format_summary(summary: RunSummary) -> list[str]:
                      "and do not score a model")
     if overall.flagged:
         lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
-                     f"{_rate(overall.success_rate_without_errata)} over {overall.attempted_without_errata} tasks "
+                     f"{rate_text(overall.success_rate_without_errata)} over {overall.attempted_without_errata} tasks "
                      "attempted")
     extra = [f"passed {overall.passed}"]
     if overall.tokens is not None:
@@ -328,9 +329,9 @@ def format_summary(summary: RunSummary) -> list[str]:
         for name, f in groups.items():
             lines.append(
                 f"{name:<{width}}  {f.total:>5}  {f.runnable:>8}  {f.scored:>6}  {f.passed:>6}  {f.errors:>6}  "
-                f"{f.skipped:>7}  {f.flagged:>6}  {_rate(f.success_rate):>7}  {_rate(f.success_rate_completed):>9}  "
-                f"{_rate(f.success_rate_without_errata):>10}  {interval_text(f.interval):>15}"
-                + (f"  {_rate(f.pass_at_k):>7}  {_rate(f.pass_hat_k):>7}  {f.flaky:>5}" if repeated else "")
+                f"{f.skipped:>7}  {f.flagged:>6}  {rate_text(f.success_rate):>7}  {rate_text(f.success_rate_completed):>9}  "
+                f"{rate_text(f.success_rate_without_errata):>10}  {interval_text(f.interval):>15}"
+                + (f"  {rate_text(f.pass_at_k):>7}  {rate_text(f.pass_hat_k):>7}  {f.flaky:>5}" if repeated else "")
                 + "".join(f"  {spending(c, f.spent(c)):>10}" for c in spent) + f"  {wall_time(f.seconds):>8}"
             )
     if summary.closed_form is not None:
@@ -372,8 +373,8 @@ def headline(overall: GroupFigures) -> str:
                                                         if overall.errors else "")
     runs = f"{overall.total} tasks" if overall.repeats == 1 else \
         f"{overall.total} runs ({overall.tasks_attempted} tasks attempted, --repeat {overall.repeats})"
-    return (f"{runs}: success rate {_rate(overall.success_rate)} over {overall.runnable} attempted "
-            f"({errors}, as the papers score a failed run); {_rate(overall.success_rate_completed)} over the "
+    return (f"{runs}: success rate {rate_text(overall.success_rate)} over {overall.runnable} attempted "
+            f"({errors}, as the papers score a failed run); {rate_text(overall.success_rate_completed)} over the "
             f"{overall.scored} that completed; {overall.tampered} tampered; {overall.skipped} skipped, not attempted")
 
 
@@ -383,7 +384,7 @@ def uncertainty(overall: GroupFigures) -> str:
             "(Wilson score, the task as the unit)")
     if overall.repeats > 1:
         k = overall.repeats
-        line += (f"; pass@{k} {_rate(overall.pass_at_k)}, pass^{k} {_rate(overall.pass_hat_k)}; "
+        line += (f"; pass@{k} {rate_text(overall.pass_at_k)}, pass^{k} {rate_text(overall.pass_hat_k)}; "
                  f"{overall.flaky} flaky (repeats disagree)")
     return line
 
@@ -415,5 +416,6 @@ def spending(column: str, value: int | float | None) -> str:
     return f"{value:,}" if column == "tokens" else f"${value:.4f}"
 
 
-def _rate(rate: float | None) -> str:
+def rate_text(rate: float | None) -> str:
+    """A rate as every table shows it: ``42.0%``; ``n/a`` when nothing was attempted."""
     return "n/a" if rate is None else f"{rate:.1%}"

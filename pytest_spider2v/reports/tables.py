@@ -15,7 +15,8 @@ import io
 import json
 from dataclasses import asdict, dataclass
 
-from pytest_spider2v.reports.summary import GroupFigures, RunSummary, interval_text
+from pytest_spider2v.reports.statistics import Interval
+from pytest_spider2v.reports.summary import GroupFigures, RunSummary, interval_text, rate_text
 
 #: the table's sections, in the paper's order (Spider2-V Table 3: by app, then category and difficulty)
 SECTIONS = ("app", "category", "difficulty")
@@ -68,13 +69,10 @@ def render_table(summary: RunSummary, fmt: str) -> str:
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for row in rows:
         label = "**all**" if row.section == "all" else f"{row.section}: {row.group}"
-        interval = interval_text(None) if row.interval_low is None or row.interval_high is None \
-            else f"[{row.interval_low:.1%}, {row.interval_high:.1%}]"
-        cells = [label, str(row.tasks), _rate(row.success_rate), interval, _rate(row.success_rate_without_errata),
-                 str(row.errata), *([_rate(row.pass_at_k), _rate(row.pass_hat_k)] if extra else [])]
+        interval = interval_text(None if row.interval_low is None or row.interval_high is None
+                                 else Interval(row.interval_low, row.interval_high))
+        cells = [label, str(row.tasks), rate_text(row.success_rate), interval, rate_text(row.success_rate_without_errata),
+                 str(row.errata), *([rate_text(row.pass_at_k), rate_text(row.pass_hat_k)] if extra else [])]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
-
-def _rate(rate: float | None) -> str:
-    return "n/a" if rate is None else f"{rate:.1%}"
