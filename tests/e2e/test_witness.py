@@ -79,6 +79,11 @@ def test_commands_run_sealed_from_the_agents_processes_with_exactly_the_environm
                         timeout=30).stdout.splitlines()
     assert shown[0] == "CapAmb:\t0000000000000400" and shown[-1] == "user"
     assert {line.split("=", 1)[0] for line in shown[1:-1]} == {"HOME", "PATH", "PWD"}  # PWD: the shell's own
+    # the frame around every output (moby/moby#27289) leaves none of itself: silence, a last line
+    # without its newline, and an exit code come through as they are
+    framed = witness.run(["sh", "-c", "printf x; exit 3"], env=ENV, workdir="/home/user", timeout=30)
+    assert (framed.returncode, framed.stdout) == (3, "x")
+    assert witness.run(["true"], env=ENV, workdir="/home/user", timeout=30).stdout == ""
     # a sealed command running, an agent's process tries to trace it, and one of its own
     with ThreadPoolExecutor(max_workers=1) as pool:
         sealed = pool.submit(witness.run, ["sleep", "7.5"], env=ENV, workdir="/home/user", timeout=30)

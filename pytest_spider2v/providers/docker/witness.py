@@ -61,6 +61,12 @@ EXEC_GRACE = 30.0
 EXEC_CUT_SHORT = frozenset({-1, 126})
 #: How long the container's state may lag behind the end of an exec it stopped under.
 STOP_SETTLE = 2.0
+#: Every command runs inside this frame: a mark before its output and after it. The engine can
+#: lose a short command's output and still report its exit code (moby/moby#27289, seen on cluster
+#: nodes as ``id -u`` answering nothing); a missing mark makes that a fault of the environment, so no
+#: metric reads a lost output as the command's silence. The shell is the image's own, under the
+#: integrity check as the other programs are.
+FRAME = 'printf %s "$0"; "$@"; code=$?; printf %s "$0"; exit $code'
 #: Links followed when a file read is a symbolic link.
 MAX_LINKS = 8
 #: Docker's FileMode bits in an archive's stat header.
@@ -293,16 +299,22 @@ class EngineWitness:
         time) is a fault of the environment. So is a container that stopped while the command ran:
         the engine then answers its own error text on the command's output ("OCI runtime exec
         failed ..."), which must never reach a metric as the command's (an exclude-only rule would
-        pass it)."""
+        pass it). Nor must an output the engine lost (:data:`FRAME`)."""
+        mark = secrets.token_hex(8)
+
         def run() -> ExecResult:
-            exec_id = self.api.exec_create(self.container.id, command, user=user, workdir=workdir)["Id"]
+            framed = ["/bin/sh", "-c", FRAME, mark, *command]
+            exec_id = self.api.exec_create(self.container.id, framed, user=user, workdir=workdir)["Id"]
             out, err = self.api.exec_start(exec_id, demux=True)
             code = self.api.exec_inspect(exec_id).get("ExitCode")
-            result = ExecResult(-1 if code is None else int(code), (out or b"").decode(errors="replace"),
-                                (err or b"").decode(errors="replace"))
-            if result.returncode in EXEC_CUT_SHORT or result.returncode > 128:
-                self._unless_stopped(command, result.returncode)
-            return result
+            returncode = -1 if code is None else int(code)
+            if returncode in EXEC_CUT_SHORT or returncode > 128:
+                self._unless_stopped(command, returncode)
+            stdout = unframed(out or b"", mark.encode())
+            if stdout is None:
+                raise EnvironmentFault(f"{self.container.name}: the engine lost the output of {command[:3]!r} "
+                                       f"(exit code {returncode}, {len(out or b'')} bytes without the frame)")
+            return ExecResult(returncode, stdout.decode(errors="replace"), (err or b"").decode(errors="replace"))
 
         return _within(run, timeout + EXEC_GRACE, f"{self.container.name}: exec {command[:3]!r}")
 
@@ -317,6 +329,13 @@ class EngineWitness:
             if time.monotonic() >= deadline:
                 return
             time.sleep(0.1)
+
+
+def unframed(output: bytes, mark: bytes) -> bytes | None:
+    """``output`` inside its two marks (:data:`FRAME`), or None when either is missing."""
+    if len(output) < 2 * len(mark) or not (output.startswith(mark) and output.endswith(mark)):
+        return None
+    return output[len(mark):len(output) - len(mark)]
 
 
 def _within(call: Callable[[], ExecResult], seconds: float, what: str) -> ExecResult:
