@@ -14,6 +14,11 @@ set would need implemented, and the report says explicitly when there are none.
 do-nothing agent (a subprocess, records in a results folder), reads each task's record, and
 reports per app how many set up without error, listing each setup error (task, step, message).
 
+``--write FILE`` puts the coverage table (:func:`coverage_table`) between the
+``<!-- coverage:begin -->`` and ``<!-- coverage:end -->`` markers of a file; ``--check FILE`` exits 1
+when that table is out of date (the test suite runs it on the shared sample, so the README's
+coverage figures are the command's output, never a copy that drifts).
+
 Registrations come from the built-in steps and metrics and from installed pytest plugins
 (the ``pytest11`` entry points), as in a pytest run; ``conftest.py`` files are not read.
 Exit status: 0; 1 when a task file failed to load or names something unknown, or when a
@@ -24,8 +29,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
+from pytest_spider2v.cli.catalog import splice
 from pytest_spider2v.registry import getters, metrics, setup_steps
 from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.validate.compatibility import (
@@ -91,6 +98,40 @@ def render(report: Report) -> str:
     return "\n".join(lines)
 
 
+COVERAGE_BEGIN, COVERAGE_END = "<!-- coverage:begin -->", "<!-- coverage:end -->"
+
+
+def coverage_table(report: Report) -> str:
+    """The README's coverage table: per app the four columns and, for the tasks that cannot run,
+    each reason with its count (their places are in ``--json``)."""
+    rows = ["| app | tasks | here | with emulator | with accounts | not runnable | why not runnable |",
+            "|---|---:|---:|---:|---:|---:|---|"]
+    totals = dict.fromkeys(("collected", "here", "with_emulator", "with_accounts", "not_runnable"), 0)
+    for name, app in sorted(report.apps.items()):
+        figures = _figures(app)
+        totals = {key: totals[key] + figures[key] for key in totals}
+        why = "; ".join(f"{len(ids)} x {reason}" for reason, ids in _by_count(app.reasons)).replace("|", "\\|")
+        rows.append(f"| {name} | {figures['collected']} | {figures['here']} | {figures['with_emulator']} | "
+                    f"{figures['with_accounts']} | {figures['not_runnable']} | {why} |")
+    rows.append(f"| **total** | {totals['collected']} | {totals['here']} | {totals['with_emulator']} | "
+                f"{totals['with_accounts']} | {totals['not_runnable']} | |")
+    errors = f"; {len(report.collection_errors)} task files failed to load" if report.collection_errors else ""
+    return "\n".join([f"{report.files} task files, {report.collected} tasks{errors}.", "", *rows])
+
+
+def _write_coverage(report: Report, target: Path, check: bool) -> bool:
+    """Write the coverage table into ``target`` (or, with ``check``, say whether it is current)."""
+    current = target.read_text(encoding="utf-8")
+    updated = splice(current, coverage_table(report), COVERAGE_BEGIN, COVERAGE_END)
+    if not check:
+        target.write_text(updated, encoding="utf-8")
+        return True
+    if updated != current:
+        print(f"{target}: the coverage table is out of date; run `spider2v-compat {report.root} --write {target}`",
+              file=sys.stderr)
+    return updated == current
+
+
 def _figures(app: AppReport) -> dict[str, int]:
     not_runnable = app.collected - app.here - app.with_emulator - app.with_accounts
     return {"files": app.files, "collected": app.collected, "here": app.here, "with_emulator": app.with_emulator,
@@ -148,6 +189,10 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"where --verify's run records go (DIR/{VERIFY_RUN}; default: results)")
     parser.add_argument("--workers", type=int, default=2, metavar="N",
                         help="pytest-xdist workers for --verify (default: 2)")
+    table = parser.add_mutually_exclusive_group()
+    table.add_argument("--write", type=Path, metavar="FILE",
+                       help=f"put the coverage table between FILE's {COVERAGE_BEGIN} and {COVERAGE_END} markers")
+    table.add_argument("--check", type=Path, metavar="FILE", help="exit 1 when FILE's coverage table is out of date")
     args = parser.parse_args(argv)
     if not args.path.exists():
         parser.error(f"{args.path} does not exist")
@@ -159,10 +204,13 @@ def main(argv: list[str] | None = None) -> int:
         verify(report, args.results_dir, accounts, args.workers)
         failed = any(a.verified and (a.verified.setup_errors or a.verified.skipped or a.verified.not_run)
                      for a in report.apps.values())
-    print(render(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")
+    if args.write or args.check:
+        current = _write_coverage(report, args.write or args.check, check=bool(args.check))
+        return 1 if report.collection_errors or report.unknown or not current else 0
+    print(render(report))
     return 1 if report.collection_errors or report.unknown or failed else 0
 
 

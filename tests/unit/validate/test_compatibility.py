@@ -17,7 +17,7 @@ from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.validate import compatibility
 from tests.support.factories import start_record, task_document, write_checkout_task
-from tests.support.shared import require, sample, shared, task_files
+from tests.support.shared import REPO, require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")
 #: Facts of the published benchmark: its excel tasks, and its dbt tasks that need a dbt Cloud account.
@@ -262,3 +262,27 @@ def test_failed_step_names_the_step_or_the_phase(tmp_path: Path) -> None:
         "config[1] script_and_execute"
     assert compatibility.failed_step(task, "SetupFailed: setup failed: TimeoutError: timed out") == "setup"
     assert compatibility.failed_step(task, "EnvironmentFault: container exited") == "environment"
+
+
+@pytest.mark.sample
+def test_readme_coverage_table_is_the_commands_output_on_the_sample() -> None:
+    assert compat.main([str(require(SAMPLE)), "--check", str(REPO / "README.md")]) == 0
+
+
+def test_coverage_table_counts_each_app_with_its_reasons_and_check_catches_a_stale_one(tmp_path: Path) -> None:
+    tasks = tmp_path / "checkout"
+    write_task(tasks, "first", "exact_match", script="zz-no-such-tool run\n")
+    write_task(tasks, "second", "exact_match", script="zz-no-such-tool start | zz-other\n")
+    write_task(tasks, "third", "exact_match")
+    table = compat.coverage_table(compatibility.build_report(tasks, Accounts()))
+    assert "| calc | 3 | 1 | 0 | 0 | 2 | 2 x needs program 'zz-no-such-tool', not in image 'desktop'; " \
+           "1 x needs program 'zz-other', not in image 'desktop' |" in table
+    assert "| **total** | 3 | 1 | 0 | 0 | 2 | |" in table
+    readme = tmp_path / "README.md"
+    readme.write_text(f"intro\n{compat.COVERAGE_BEGIN}\n{compat.COVERAGE_END}\noutro\n")
+    assert compat.main([str(tasks), "--check", str(readme)]) == 1  # empty: stale
+    assert compat.main([str(tasks), "--write", str(readme)]) == 0
+    assert compat.main([str(tasks), "--check", str(readme)]) == 0
+    assert readme.read_text().startswith(f"intro\n{compat.COVERAGE_BEGIN}\n3 task files, 3 tasks.\n")
+    write_task(tasks, "fourth", "exact_match", script="zz-no-such-tool\n", app="jupyter")  # the tree changed
+    assert compat.main([str(tasks), "--check", str(readme)]) == 1
