@@ -9,6 +9,8 @@ The modules, from the decision down to the readers of the files' languages:
   image family provides (``provides.yaml``), each unmet one (:class:`~.analysis.Unmet`) worded;
 - :mod:`.known_needs`: the corrections running single tasks found (``known_needs.yaml``);
 - :mod:`.task_needs`: everything one task needs, from its steps, getters and the files they name;
+- :mod:`.notebook_runs`: whether the task runs its notebooks (setup, evaluation, reference solution
+  or instruction), without which what their cells import is no need;
 - :mod:`.files`: what one host file (or zip archive) needs, by the kind of each file, cached;
 - :mod:`.python_code`, :mod:`.notebooks`, :mod:`.shell` (with its lexer, :mod:`.shell_lexer`) and
   :mod:`.packages` (requirements files, pip's arguments): the readers of the files' languages;

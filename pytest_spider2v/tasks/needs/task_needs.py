@@ -6,7 +6,7 @@ checkout lacks them, and guest commands (``command``), which are read as shell. 
 say is then put together: an import is a need unless the task ships the module itself (or its
 instruction or scripts have it written), a conda environment unless the task creates it, a
 requirements file's packages only when something installs it, a notebook's cells only when the
-task runs them, and a host in a DAG's task code only when the task names that DAG.
+task runs them (:mod:`.notebook_runs`), and a host in a DAG's task code only when the task names that DAG.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 from pytest_spider2v.environments.snapshots import Manifest
 from pytest_spider2v.tasks.needs.facts import Facts, Need
 from pytest_spider2v.tasks.needs.files import analyse_file
-from pytest_spider2v.tasks.needs.instruction import asks_to_run_code, modules_named
+from pytest_spider2v.tasks.needs.instruction import modules_named
+from pytest_spider2v.tasks.needs.notebook_runs import runs_notebooks
 from pytest_spider2v.tasks.needs.shell import read_shell, shell_quote
 
 if TYPE_CHECKING:
@@ -79,9 +80,9 @@ def task_needs(task: Task, manifest: Manifest) -> list[Need]:
             local |= facts.modules
             installs_from |= facts.installs_from
             executes_notebooks |= facts.executes_notebooks
-    # A notebook's cells are a need when they run: the task's code executes notebooks, or the
-    # instruction asks for running code (not when the task only opens, clears or copies one).
-    if executes_notebooks or asks_to_run_code(task.instruction):
+    # A notebook's cells are a need when they run (not when the task only opens, clears or copies one).
+    notebook_texts = [text for origin, text in mentions if origin.endswith(".ipynb")]
+    if notebook_needs and runs_notebooks(task, executes_notebooks, notebook_texts):
         needs += notebook_needs
     # A requirements file is a need when something installs it: a Dockerfile beside it (as an
     # Astro project's image build does) or a `pip install -r` of the task's.

@@ -9,7 +9,8 @@ import io
 import json
 import os
 import zipfile
-from pathlib import Path
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import pytest
@@ -19,7 +20,7 @@ from pytest_spider2v.environments.snapshots import load_manifest, load_snapshots
 from pytest_spider2v.registry import load_extensions
 from pytest_spider2v.tasks.availability import Accounts, unavailable_reasons
 from pytest_spider2v.tasks.loading import load_tasks
-from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.tasks.model import VERBOSE_FOOTER, VERBOSE_HEADER, Task
 from pytest_spider2v.tasks.needs import analysis as needs
 from pytest_spider2v.tasks.needs import python_code
 from pytest_spider2v.tasks.needs.files import analyse_file
@@ -207,6 +208,117 @@ def test_a_notebook_the_tasks_code_executes_needs_its_imports(tmp_path: Path, co
     task = spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(NOTEBOOK)}, config=config,
                          instruction="Open the notebook in JupyterLab.")
     assert SKLEARN_IN_CELL_2 in reasons(task, envs)
+
+
+OPEN_IN_JUPYTERLAB = {"type": "launch", "parameters": {"command": [
+    "bash", "-c", "source /home/user/anaconda3/etc/profile.d/conda.sh && conda activate jupyter && "
+                  "jupyter lab /home/user/notebook.ipynb"]}}
+EXECUTE_IT = {"type": "execute", "parameters": {
+    "command": ["jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace", "/home/user/notebook.ipynb"]}}
+
+
+def verbose(instruction: str, tutorial: str) -> str:
+    """A verbose variant's instruction, wrapped as every verbose task's is."""
+    return f"{instruction}{VERBOSE_HEADER}{tutorial}{VERBOSE_FOOTER}"
+
+
+def opened_notebook_task(tmp_path: Path, instruction: str, func: str, result: str = "/home/user/notebook.ipynb",
+                         postconfig: list[dict[str, Any]] | None = None,
+                         notebook: dict[str, Any] = NOTEBOOK) -> Task:
+    """A task that copies notebook.ipynb into place and opens it in JupyterLab, scored by ``func``
+    on the guest's ``result`` (against the notebook itself, where the metric compares two)."""
+    relative = "evaluation_examples/examples/jupyter/jupyter-task/notebook.ipynb"
+    expected = ({"type": "rule", "rules": {"expected": []}} if func in ("is_jupyter_cell_executed", "are_jupyter_outputs_cleared")
+                else {"type": "local_file", "path": relative, "dest": "expected"})
+    evaluator = {"func": func, "postconfig": postconfig or [], "expected": expected,
+                 "result": {"type": "vm_file", "path": result, "dest": PurePosixPath(result).name}}
+    return spider2v_task(tmp_path, "jupyter", "jupyter", {"notebook.ipynb": json.dumps(notebook)},
+                         config=[OPEN_IN_JUPYTERLAB], evaluator=evaluator, instruction=instruction)
+
+
+CLEAR_IT = verbose("This notebook has been run; clear all its outputs.",
+                   '1. Click "Edit" in the menu bar.\n2. Click "Clear Outputs of All Cells" and save.')
+COMPLETE_IT = "Complete the #TODO parts of the opened notebook and save it."
+
+
+@pytest.mark.parametrize(("instruction", "func"), [
+    (CLEAR_IT, "are_jupyter_outputs_cleared"),  # a verbose variant's wrapping asks for nothing
+    (COMPLETE_IT, "compare_notebook_cells"),  # completed cells scored by their source need no kernel
+    (verbose(COMPLETE_IT, "1. Type the code below each #TODO.\n2. Press Ctrl+S."), "compare_notebook_cells"),
+])
+def test_a_notebook_only_opened_and_scored_without_a_run_needs_none_of_its_imports(
+        tmp_path: Path, instruction: str, func: str) -> None:
+    """The notebook imports sklearn, which the image lacks, and installs and downloads in its cells:
+    none of that counts when nothing runs it, and the task is runnable."""
+    task = opened_notebook_task(tmp_path, instruction, func)
+    assert reasons(task, environments(tmp_path)) == []
+
+
+@pytest.mark.parametrize(("instruction", "func"), [(CLEAR_IT, "are_jupyter_outputs_cleared"),
+                                                   (COMPLETE_IT, "compare_notebook_cells")])
+def test_the_same_notebook_executed_by_the_evaluation_needs_its_imports(
+        tmp_path: Path, instruction: str, func: str) -> None:
+    """The negative: a postconfig step that executes the notebook runs its cells, whatever the metric."""
+    task = opened_notebook_task(tmp_path, instruction, func, postconfig=[EXECUTE_IT])
+    assert SKLEARN_IN_CELL_2 in reasons(task, environments(tmp_path))
+
+
+@pytest.mark.parametrize("func", ["compare_notebook_outputs", "is_jupyter_cell_executed", "compare_ipynb_files"])
+def test_an_evaluation_that_scores_a_run_needs_the_notebooks_imports(tmp_path: Path, func: str) -> None:
+    """Cell outputs, execution counts or the saved JSON whole: only running the notebook makes
+    them, so the agent must, though the instruction only says to open it."""
+    task = opened_notebook_task(tmp_path, "Open the notebook in JupyterLab and save it.", func)
+    assert SKLEARN_IN_CELL_2 in reasons(task, environments(tmp_path))
+
+
+WRITING_NOTEBOOK = {"cells": [*NOTEBOOK["cells"][:2],
+                              {"cell_type": "code", "source": "df.to_csv('/home/user/result.csv')\n"}]}
+
+
+@pytest.mark.parametrize(("result", "needed"), [("/home/user/result.csv", True), ("/home/user/answer.csv", False)])
+def test_a_file_the_notebook_writes_scored_by_the_evaluation_needs_its_imports(
+        tmp_path: Path, result: str, needed: bool) -> None:
+    """result.csv is what running the notebook writes; answer.csv, which the notebook never
+    names, the agent writes some other way."""
+    task = opened_notebook_task(tmp_path, "Open the notebook in JupyterLab and save the table.", "compare_csv",
+                                result=result, notebook=WRITING_NOTEBOOK)
+    assert (SKLEARN_IN_CELL_2 in reasons(task, environments(tmp_path))) is needed
+
+
+@pytest.mark.parametrize(("solution", "needed"), [
+    ('import subprocess\nsubprocess.run(["jupyter", "nbconvert", "--to", "notebook", "--execute", "--inplace",'
+     ' "notebook.ipynb"], cwd="/home/user")\n', True),
+    ("from jupyter_ui import run_all_cells, save_when_all_ran\nrun_all_cells()\n"
+     'save_when_all_ran("/home/user/notebook.ipynb")\n', True),
+    ('import json\ncells = json.load(open("/home/user/notebook.ipynb"))["cells"]\n', False),
+])
+def test_a_reference_solution_that_runs_the_notebook_needs_its_imports(
+        tmp_path: Path, solution: str, needed: bool) -> None:
+    """The task's reference solution shows its route: one that executes the notebook needs what
+    it imports; one that reads the cells' source is no evidence either way."""
+    task = opened_notebook_task(tmp_path, "Open the notebook in JupyterLab and save it.", "compare_notebook_cells")
+    path = tmp_path / "solution.py"
+    path.write_text(solution)
+    assert (SKLEARN_IN_CELL_2 in reasons(replace(task, solution=path), environments(tmp_path))) is needed
+
+
+@pytest.mark.parametrize("instruction", [
+    "Run all cells of the notebook, then clear all their outputs and save it.",
+    verbose("Clear all outputs of the notebook and save it.",
+            '1. Click "Run > Run All Cells".\n2. Click "Edit > Clear Outputs of All Cells".'),
+])
+def test_an_instruction_that_asks_to_run_the_notebook_needs_its_imports(tmp_path: Path, instruction: str) -> None:
+    """Words that ask outright for a run keep the imports even where the metric reads no run's
+    product (the agent will run the cells); a verbose variant's tutorial is the task's own words."""
+    task = opened_notebook_task(tmp_path, instruction, "are_jupyter_outputs_cleared")
+    assert SKLEARN_IN_CELL_2 in reasons(task, environments(tmp_path))
+
+
+def test_a_result_asked_of_an_evaluation_that_may_need_a_run_keeps_the_imports(tmp_path: Path) -> None:
+    """"Complete" scored by a metric that is not known to read only the source (here a CSV the
+    notebook does not name): the result may come from running the cells, so they stay needs."""
+    task = opened_notebook_task(tmp_path, COMPLETE_IT, "compare_csv", result="/home/user/answer.csv")
+    assert SKLEARN_IN_CELL_2 in reasons(task, environments(tmp_path))
 
 
 DATASET_NOTEBOOK = {

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_spider2v.tasks.needs.instruction import asks_to_run_code, modules_named
+from pytest_spider2v.tasks.model import VERBOSE_FOOTER, VERBOSE_HEADER
+from pytest_spider2v.tasks.needs.instruction import asks_for_result, asks_to_run, asks_to_run_code, modules_named
 
 
 @pytest.mark.parametrize(("text", "modules"), [
@@ -30,3 +31,16 @@ def test_modules_named(text: str, modules: set[str]) -> None:
 ])
 def test_asks_to_run_code(text: str, runs: bool) -> None:
     assert asks_to_run_code(text) is runs
+
+
+@pytest.mark.parametrize(("text", "runs", "result"), [
+    ("Help me run all cells in this notebook.", True, False),
+    ("Complete the #TODO parts of the notebook.", False, True),
+    ("Complete the #TODO parts, then execute the notebook.", True, True),
+    ("Clear all outputs of the notebook.", False, False),
+    # a verbose variant's wrapping ("... how to complete it:") asks for nothing; its tutorial is the task's
+    (f"Clear all outputs of the notebook.{VERBOSE_HEADER}1. Click Edit.{VERBOSE_FOOTER}", False, False),
+    (f"Clear all outputs of the notebook.{VERBOSE_HEADER}1. Click Run All Cells.{VERBOSE_FOOTER}", True, False),
+])
+def test_asks_to_run_or_for_a_result(text: str, runs: bool, result: bool) -> None:
+    assert (asks_to_run(text), asks_for_result(text)) == (runs, result)
