@@ -1,9 +1,11 @@
 """A BigQuery client for a task's Google Cloud project, from the original's ``gcp_config.json``.
 
 The file is a list of projects; a task names one by ``project_name`` (``bigquery-project``) and
-the entry gives ``project_id`` and ``keyfile_path`` (a service account's key, itself a settings
-file). An entry with ``api_endpoint`` instead points the client at a server speaking BigQuery's
-REST API (an emulator) with anonymous credentials: the same steps and getters then run offline.
+the entry gives ``project_id`` and ``keyfile_path``, itself a settings file: a service account's
+key as the original's, or any credentials file google-auth loads (a user's token from ``gcloud auth
+application-default login``, an external account's file: :mod:`.google_credentials`). An entry
+with ``api_endpoint`` instead points the client at a server speaking BigQuery's REST API (an
+emulator) with anonymous credentials: the same steps and getters then run offline.
 ``guest:<port>`` names a server inside the task's own environment, reached where the provider
 publishes that port (each environment then has its own emulator, reset with it); the image's
 ``bigquery`` service (bqemulator) is started there the first time a step or getter needs it.
@@ -16,13 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_spider2v.clouds.google_credentials import google_credentials
 from pytest_spider2v.clouds.settings import AccountSettingsError, field, guest_url, read_json, settings_path
 from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
+    from google.auth.credentials import Credentials
     from google.cloud import bigquery
     from google.cloud.bigquery_connection_v1 import Connection, ConnectionServiceClient
-    from google.oauth2 import service_account
 
 DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 DEFAULT_PROJECT = "bigquery-project"
@@ -44,7 +47,7 @@ class GoogleProject:
     """One project of ``gcp_config.json``: where its BigQuery lives and how to sign in."""
 
     project_id: str
-    keyfile: Path | None  #: a service account's JSON key; None against an emulator
+    keyfile: Path | None  #: a credentials file (a service account's JSON key); None against an emulator
     api_endpoint: str | None = None  #: a BigQuery REST endpoint other than Google's (an emulator)
 
     def __repr__(self) -> str:  # the key file's path is a secret's address: keep it out of logs
@@ -104,10 +107,8 @@ def list_connections(client: ConnectionServiceClient, project: GoogleProject) ->
     return client.list_connections(request=request)
 
 
-def _key_credentials(project: GoogleProject) -> service_account.Credentials:
-    """The service account's key, scoped for Drive too (:data:`KEY_SCOPES`): without the Drive
+def _key_credentials(project: GoogleProject) -> Credentials:
+    """The key file's credentials, scoped for Drive too (:data:`KEY_SCOPES`): without the Drive
     scope, BigQuery refuses (403) a query of a table whose data is a Drive file."""
-    from google.oauth2 import service_account
-
     assert project.keyfile is not None
-    return service_account.Credentials.from_service_account_file(str(project.keyfile), scopes=list(KEY_SCOPES))
+    return google_credentials(project.keyfile, KEY_SCOPES, f"keyfile_path of project {project.project_id!r}")

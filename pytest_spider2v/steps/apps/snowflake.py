@@ -17,13 +17,16 @@ through snowflake-connector-python on the account of ``settings/snowflake/settin
   of the task's cache, which a later step copies to the guest as ``cache/<task id>/<file>``;
 - ``copy_keyfile``: the settings file itself to ``dest`` in the guest (default
   ``/home/user/keyfile.json``), for the agent's own client; an emulator's ``guest:`` host is
-  written as the guest sees it.
+  written as the guest sees it, and a key pair's ``private_key_file`` is copied beside it and
+  named as the guest sees it.
 
 Deliberate differences: an action that fails fails the step (the original logged the error and
 went on, leaving the account as it found it), and what is dropped is what ``SHOW`` lists, by its
 exact (quoted) name, so a lower-case name (created quoted) is dropped too.
 
-``snowflake_login`` signs in to Snowsight in the guest's Chromium with the same settings.
+``snowflake_login`` signs in to Snowsight in the guest's Chromium with the same settings: its form
+takes the user's password, so settings that sign in with a key pair or a token only are an error
+naming the file and the field.
 """
 
 from __future__ import annotations
@@ -32,10 +35,17 @@ import json
 import re
 from collections.abc import Callable
 from contextlib import closing
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.clouds.settings import GUEST_PREFIX, read_json, settings_path
-from pytest_spider2v.clouds.snowflake import DEFAULT_SETTINGS, EMULATOR_PORT, connect, snowflake_account
+from pytest_spider2v.clouds.snowflake import (
+    DEFAULT_SETTINGS,
+    EMULATOR_PORT,
+    connect,
+    console_password,
+    snowflake_account,
+)
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, read_host_file
@@ -75,9 +85,10 @@ def snowflake_init(ctx: TaskContext, actions: list[dict[str, Any]], settings_fil
 def snowflake_login(ctx: TaskContext, listening_port: int = 9222, url: str = CONSOLE_URL,
                     settings_file: str | None = None) -> None:
     account = snowflake_account(ctx, settings_file, "snowflake_login")
+    password = console_password(account, "snowflake_login")
     with console_page(ctx, listening_port) as page:
         page.goto(url, wait_until="load")
-        snowflake_sign_in(page, account.account, account.user, account.password)
+        snowflake_sign_in(page, account.account, account.user, password)
 
 
 def names(value: Any, where: str, key: str) -> list[str] | None:
@@ -177,7 +188,12 @@ def copy_keyfile(ctx: TaskContext, connection: SnowflakeConnection, params: dict
     document = read_json(path, where)
     if str(document.get("host") or "").startswith(GUEST_PREFIX):  # the emulator, as the guest reaches it
         document.update(host="localhost", port=EMULATOR_PORT, protocol="http")
-    ctx.env.upload(json.dumps(document, indent=2).encode(), params.get("dest") or DEFAULT_KEYFILE_DEST)
+    dest = params.get("dest") or DEFAULT_KEYFILE_DEST
+    if document.get("private_key_file"):  # a key pair: the key beside the settings, as the guest names it
+        key = settings_path(ctx, str(document["private_key_file"]), f"{where}: {path.name} private_key_file")
+        document["private_key_file"] = str(PurePosixPath(dest).with_name(f"snowflake_{key.name}"))
+        ctx.env.upload(key.read_bytes(), document["private_key_file"])
+    ctx.env.upload(json.dumps(document, indent=2).encode(), dest)
 
 
 def _required(params: dict[str, Any], key: str, where: str) -> Any:

@@ -12,12 +12,13 @@ import pytest
 from googleapiclient.discovery import build
 from googleapiclient.http import HttpMockSequence
 
-from pytest_spider2v.clouds.googledrive import drive_service
+from pytest_spider2v.clouds.googledrive import SCOPES, drive_credentials, drive_service
 from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps.googledrive import delete, mkdirs, upload
 from pytest_spider2v.steps.builtin import StepError
 from tests.support.factories import FakeEnvironment, make_task
+from tests.support.keys import service_account_key
 
 OK = {"status": "200"}
 
@@ -87,3 +88,50 @@ def test_saved_authorization_without_a_refresh_token_says_how_to_make_one(tmp_pa
 def test_a_saved_authorization_gives_a_drive_client(tmp_path: Path) -> None:
     service = drive_service(settings(tmp_path, {"refresh_token": "r"}), None, "googledrive_init")
     assert service._baseUrl.startswith("https://www.googleapis.com/drive/v3/")  # built offline, nothing sent
+
+
+def service_account_settings(tmp_path: Path, key: dict[str, str], **more: str) -> TaskContext:
+    """``settings.yml`` naming a service account's key (the original's PyDrive keys left as the
+    template has them, their files absent), as a bare name and as the checkout names files."""
+    folder = tmp_path / "googledrive"
+    folder.mkdir(parents=True)
+    lines = ["client_config_backend: file", "client_config_file: evaluation_examples/settings/googledrive/client_secrets.json",
+             "save_credentials_file: evaluation_examples/settings/googledrive/credentials.json",
+             "service_account_file: robot.json", *(f"{name}: {value}" for name, value in more.items())]
+    (folder / "settings.yml").write_text("\n".join(lines) + "\n")
+    (folder / "robot.json").write_text(json.dumps(key))
+    return TaskContext(FakeEnvironment(), make_task(), tmp_path / "cache", tmp_path)
+
+
+def test_a_service_accounts_key_gives_a_drive_client_without_the_pydrive_files(tmp_path: Path) -> None:
+    from google.oauth2 import service_account
+
+    service = drive_service(service_account_settings(tmp_path, service_account_key()), None, "googledrive_init")
+    credentials = service._http.credentials  # built offline, nothing sent
+    assert isinstance(credentials, service_account.Credentials)
+    assert (credentials.service_account_email, credentials.scopes) == ("runner@p-1.iam.gserviceaccount.com", SCOPES)
+    assert credentials._subject is None
+
+
+def test_a_service_account_with_domain_wide_delegation_acts_as_the_subject(tmp_path: Path) -> None:
+    ctx = service_account_settings(tmp_path, service_account_key(), service_account_subject="ana@example.com")
+    assert drive_credentials(ctx, None, "googledrive_init")._subject == "ana@example.com"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("key", "message"), [
+    ({"type": "authorized_user", "client_id": "c", "client_secret": "s", "refresh_token": "r"},
+     r"settings.yml service_account_file: .*googledrive/robot.json is not a credentials file of type service_account"),
+    ({"type": "service_account"}, r"googledrive/robot.json is not a usable service_account file"),
+])
+def test_a_service_account_file_that_is_not_a_usable_key_names_the_file(
+        tmp_path: Path, key: dict[str, str], message: str) -> None:
+    with pytest.raises(AccountSettingsError, match=message):
+        drive_service(service_account_settings(tmp_path, key), None, "googledrive_init")
+
+
+def test_a_subject_without_a_service_account_names_the_field(tmp_path: Path) -> None:
+    ctx = settings(tmp_path, {"refresh_token": "r"})
+    with (tmp_path / "googledrive" / "settings.yml").open("a") as file:
+        file.write("service_account_subject: ana@example.com\n")
+    with pytest.raises(AccountSettingsError, match="settings.yml has 'service_account_subject' but no 'service_account_file'"):
+        drive_service(ctx, None, "googledrive_init")

@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps import snowflake as steps
 from pytest_spider2v.steps.builtin import copyfile_from_host_to_guest
 from tests.support.factories import FakeEnvironment, make_task, task_document
+from tests.support.keys import write_key
 
 SETTINGS = "evaluation_examples/settings/snowflake/settings.json"
 TASK_ID = "4fa9b4f4-9e0d-4f94-b04d-c2af7e69479d"
@@ -83,3 +85,30 @@ def test_only_the_originals_cache_folder_of_this_task_is_its_cache(tmp_path: Pat
     assert ctx.host_path(f"cache/{TASK_ID}/query_ids.txt") == ctx.cache_dir / "query_ids.txt"
     assert ctx.host_path("cache/another-task/query_ids.txt") == tmp_path / "cache/another-task/query_ids.txt"
     assert ctx.host_path("evaluation_examples/x.sql") == tmp_path / "evaluation_examples/x.sql"
+
+
+def key_pair_context(tmp_path: Path) -> TaskContext:
+    """Settings that sign in with a key pair only, as an account with MFA asks of a program."""
+    write_key(tmp_path / "settings" / "snowflake" / "rsa_key.p8")
+    (tmp_path / "settings" / "snowflake" / "settings.json").write_text(json.dumps(
+        {"account": "ab12345", "user": "u", "private_key_file": "evaluation_examples/settings/snowflake/rsa_key.p8"}))
+    task = make_task(task_document(id=TASK_ID, snapshot="snowflake", related_apps=["snowflake"]), root=tmp_path)
+    return TaskContext(FakeEnvironment(), task, tmp_path / "results" / "files", tmp_path / "settings")
+
+
+def test_the_console_sign_in_without_a_password_names_the_file_and_field_before_opening_a_page(tmp_path: Path) -> None:
+    ctx = key_pair_context(tmp_path)
+    with pytest.raises(AccountSettingsError, match=r"snowflake_login: .*snowflake/settings.json has no 'password': "
+                                                   r"Snowsight's sign-in form"):
+        steps.snowflake_login(ctx, settings_file=SETTINGS)
+    assert ctx.env.calls == []  # type: ignore[attr-defined]
+
+
+def test_copy_keyfile_takes_a_key_pairs_key_to_the_guest_and_names_it_as_the_guest_sees_it(
+        tmp_path: Path, connection: Connection) -> None:
+    ctx = key_pair_context(tmp_path)
+    steps.snowflake_init(ctx, [{"type": "copy_keyfile", "dest": "/home/user/Desktop/keyfile.json"}], settings_file=SETTINGS)
+    files = ctx.env.files  # type: ignore[attr-defined]
+    copied = json.loads(files["/home/user/Desktop/keyfile.json"])
+    assert copied["private_key_file"] == "/home/user/Desktop/snowflake_rsa_key.p8"
+    assert files["/home/user/Desktop/snowflake_rsa_key.p8"] == (tmp_path / "settings/snowflake/rsa_key.p8").read_bytes()
