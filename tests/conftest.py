@@ -13,7 +13,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+# Loaded before any test: pytester restores ``sys.modules`` after each in-process run, and a run
+# whose summary has scores imports statsmodels, scipy or matplotlib, so numpy (a C extension that
+# loads once per process) would be imported a second time by the next such run: every subset of the
+# suite, not only the reports' tests, has in-process runs that reach the summary.
+import matplotlib.figure  # noqa: F401
 import pytest
+import scipy.stats  # noqa: F401
+import statsmodels.stats.proportion  # noqa: F401
 
 from tests.support import shared
 
