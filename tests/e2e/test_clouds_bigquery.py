@@ -48,6 +48,8 @@ def ctx(tmp_path: Path, bigquery_env: Environment) -> TaskContext:
     (root / "orders.txt").write_text("alice,2024-01-02,30\nbob,2024-01-03,12\n")
     (root / "census.csv").write_text("state,population,share\nOhio,11,0.5\nIowa,3,0.25\n")
     (root / "view.sql").write_text("SELECT table_name FROM `{}.census.INFORMATION_SCHEMA.VIEWS`")
+    (root / "defaults.sql").write_text("SELECT column_name, column_default FROM `{}.census.INFORMATION_SCHEMA.COLUMNS` "
+                                       "WHERE table_name = '2012'")
     settings = settings_for(tmp_path / "settings", project_id=PROJECT, api_endpoint="guest:9050")
     return TaskContext(bigquery_env, make_task(root=root), tmp_path / "cache", settings)
 
@@ -92,6 +94,24 @@ def test_a_task_query_names_the_project_with_braces(ctx: TaskContext) -> None:
     client.query(f"CREATE VIEW `{PROJECT}.census.2012_best` AS SELECT state FROM `{PROJECT}.census.2012`").result()
     spec = {"config_file": CONFIG, "sql": "view.sql", "dest": "views.csv"}
     assert rows(bigquery_sql_result_to_csv(ctx, spec)) == [["2012_best"]]
+
+
+def test_a_columns_default_set_as_the_console_sets_it_is_read_from_information_schema(ctx: TaskContext) -> None:
+    """The clouds image's patch of bqemulator (recipes/clouds/patches/): a default given in the
+    table's schema (tables.patch, the console's "Edit schema") is kept, given back by tables.get,
+    and read as BigQuery's INFORMATION_SCHEMA.COLUMNS gives it: the text NULL where there is none."""
+    from google.cloud import bigquery
+
+    bigquery_init(ctx, [{"type": "empty"}, CENSUS], CONFIG)
+    spec = {"config_file": CONFIG, "sql": "defaults.sql", "dest": "defaults.csv"}
+    assert rows(bigquery_sql_result_to_csv(ctx, spec)) == [["state", "NULL"], ["population", "NULL"], ["share", "NULL"]]
+    client = bigquery_client(google_project(ctx, {"config_file": CONFIG}, "test"))
+    table = client.get_table(f"{PROJECT}.census.2012")
+    table.schema = [bigquery.SchemaField(f.name, f.field_type, default_value_expression="0" if f.name == "population"
+                                         else None) for f in table.schema]
+    client.update_table(table, ["schema"])
+    assert [f.default_value_expression for f in client.get_table(f"{PROJECT}.census.2012").schema] == [None, "0", None]
+    assert rows(bigquery_sql_result_to_csv(ctx, spec)) == [["state", "NULL"], ["population", "0"], ["share", "NULL"]]
 
 
 def test_copy_keyfile_against_an_emulator_says_there_is_no_key(ctx: TaskContext) -> None:

@@ -68,13 +68,12 @@ def test_a_task_that_brings_its_data_or_makes_its_answer_is_served(task: Task) -
 
 
 def test_an_evaluation_query_using_what_the_emulator_lacks_is_named(tmp_path: Path) -> None:
+    (tmp_path / "jobs.sql").write_text("SELECT query FROM `{}`.`region-us`.INFORMATION_SCHEMA.JOBS ORDER BY creation_time")
     (tmp_path / "defaults.sql").write_text("SELECT column_name, column_default FROM `{}.census.INFORMATION_SCHEMA.COLUMNS`")
-    (tmp_path / "views.sql").write_text("SELECT table_name FROM `{}.census.INFORMATION_SCHEMA.VIEWS`")
-    lacking = {"type": "bigquery_sql_result_to_csv", "config_file": CONFIG, "sql": "defaults.sql"}
-    served = {**lacking, "sql": "views.sql"}
+    lacking = {"type": "bigquery_sql_result_to_csv", "config_file": CONFIG, "sql": "jobs.sql"}
+    served = {**lacking, "sql": "defaults.sql"}  # the clouds image's bqemulator has column_default (its patch)
     assert reasons(bigquery_task([{"type": "empty"}, TABLE], lacking, root=tmp_path)) == [
-        "its evaluation query (defaults.sql) needs what bqemulator lacks: its INFORMATION_SCHEMA.COLUMNS has no "
-        "column_default"]
+        "its evaluation query (jobs.sql) needs what bqemulator lacks: it has no INFORMATION_SCHEMA.JOBS (job history)"]
     assert reasons(bigquery_task([{"type": "empty"}, TABLE], served, root=tmp_path)) == []
 
 
