@@ -107,3 +107,29 @@ def test_a_database_made_with_its_schema_and_a_table_made_from_a_query(ctx: Task
     spec = {"settings_file": SETTINGS, "database": "SALES", "table": "BIG_ORDERS", "dest": "big.csv"}
     assert rows(snowflake_table_to_csv(ctx, spec)) == [["ID", "AMOUNT"], ["1", "12.5"]]
 
+
+def test_a_stages_file_format_reads_its_files_when_the_copy_names_none(ctx: TaskContext) -> None:
+    """The sample tasks' setup (1ef6464f and others): a named CSV format skipping the header, a stage
+    with it, a PUT of a file with a header row, COPY without FILE_FORMAT: the header is no row. A
+    stage without a format keeps Snowflake's default (SKIP_HEADER = 0), so its header is a row.
+    (The clouds image's fakesnow patches, recipes/clouds/patches/fakesnow-*.patch.)"""
+    ctx.host_path("people.csv").write_text("id,name\n1,ada\n2,grace\n")
+    ctx.host_path("stage_format.sql").write_text(
+        "CREATE OR REPLACE DATABASE PEOPLE;\n"
+        "CREATE OR REPLACE SCHEMA PEOPLE.PUBLIC;\n"
+        "CREATE OR REPLACE FILE FORMAT people_csv_format TYPE = csv FIELD_DELIMITER = ',' RECORD_DELIMITER = '\\n' "
+        "SKIP_HEADER = 1 FIELD_OPTIONALLY_ENCLOSED_BY='\"' NULL_IF=('NA');\n"
+        "CREATE OR REPLACE STAGE PEOPLE.PUBLIC.stage FILE_FORMAT = people_csv_format;\n"
+        "CREATE OR REPLACE STAGE PEOPLE.PUBLIC.plain;\n"
+        "CREATE OR REPLACE TABLE PEOPLE.PUBLIC.NAMED (ID VARCHAR, NAME VARCHAR);\n"
+        "CREATE OR REPLACE TABLE PEOPLE.PUBLIC.PLAIN (ID VARCHAR, NAME VARCHAR);\n"
+        "PUT file://people.csv @PEOPLE.PUBLIC.stage;\n"
+        "PUT file://people.csv @PEOPLE.PUBLIC.plain;\n"
+        "COPY INTO PEOPLE.PUBLIC.NAMED FROM @PEOPLE.PUBLIC.stage/people.csv;\n"
+        "COPY INTO PEOPLE.PUBLIC.PLAIN FROM @PEOPLE.PUBLIC.plain/people.csv;\n")
+    snowflake_init(ctx, [{"type": "execute_script", "sql_script": "stage_format.sql"}], SETTINGS)
+    spec = {"settings_file": SETTINGS, "database": "PEOPLE", "include_header": False}
+    assert sorted(rows(snowflake_table_to_csv(ctx, {**spec, "table": "NAMED", "dest": "named.csv"}))) == [
+        ["1", "ada"], ["2", "grace"]]
+    assert sorted(rows(snowflake_table_to_csv(ctx, {**spec, "table": "PLAIN", "dest": "plain.csv"}))) == [
+        ["1", "ada"], ["2", "grace"], ["id", "name"]]

@@ -187,13 +187,16 @@ def test_an_s3_url_in_a_copied_file_is_named_and_a_local_one_is_not(tmp_path: Pa
     assert reasons(snowflake_task([COPY], TABLE_RESULT, root=tmp_path)) == []
 
 
-def test_a_stage_with_a_named_file_format_is_named_and_an_inline_one_is_not(tmp_path: Path) -> None:
+def test_a_setup_script_reading_a_share_is_named_and_a_stage_with_a_file_format_is_served(tmp_path: Path) -> None:
     script = {"type": "snowflake_init", "parameters": {"settings_file": SETTINGS, "actions": [
         {"type": "execute_script", "sql_script": "init.sql"}]}}
-    (tmp_path / "init.sql").write_text("CREATE OR REPLACE STAGE DB.PUBLIC.stage FILE_FORMAT = salary_csv_format;")
-    (found,) = reasons(snowflake_task([script], TABLE_RESULT, root=tmp_path))
-    assert "named file format" in found
-    (tmp_path / "init.sql").write_text("CREATE STAGE DB.PUBLIC.stage; COPY INTO t FROM @stage FILE_FORMAT = (TYPE = CSV);")
+    (tmp_path / "init.sql").write_text("CREATE DATABASE weather FROM SHARE provider.weather_share;")
+    assert reasons(snowflake_task([script], TABLE_RESULT, root=tmp_path)) == [
+        "its setup script (init.sql) needs what fakesnow lacks: it has no shares (the Marketplace)"]
+    # the clouds image's fakesnow uses a stage's file format, named or inline (its patch)
+    (tmp_path / "init.sql").write_text("CREATE OR REPLACE STAGE DB.PUBLIC.stage FILE_FORMAT = salary_csv_format;\n"
+                                       "CREATE STAGE s2 FILE_FORMAT = (TYPE = CSV SKIP_HEADER = 1);\n"
+                                       "COPY INTO DB.PUBLIC.SALARY FROM @DB.PUBLIC.stage/data.csv;")
     assert reasons(snowflake_task([script], TABLE_RESULT, root=tmp_path)) == []
 
 
