@@ -54,7 +54,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.cli.catalog import splice
+from pytest_spider2v.cli.catalog import write_or_check
 
 ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
@@ -705,16 +705,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.table:
         generated = table(json.loads(args.output.read_text()))
-        if args.write:
-            args.write.write_text(splice(args.write.read_text(), generated, BEGIN, END), encoding="utf-8")
-        elif args.check:
-            if splice(args.check.read_text(), generated, BEGIN, END) != args.check.read_text():
-                print(f"{args.check}: the figures table is out of date; run "
-                      f"`python benchmarks/harness.py --table --write {args.check}`", file=sys.stderr)
-                return 1
-        else:
+        target = args.write or args.check
+        if target is None:
             print(generated)
-        return 0
+            return 0
+        current = write_or_check(target, generated, check=bool(args.check), what="the figures table",
+                                 command=f"python benchmarks/harness.py --table --write {target}", begin=BEGIN, end=END)
+        return 0 if current else 1
     parts = [p.strip() for p in args.only.split(",") if p.strip()]
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:

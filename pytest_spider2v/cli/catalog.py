@@ -60,6 +60,21 @@ def splice(document: str, generated: str, begin: str = BEGIN, end: str = END) ->
     return f"{head}{begin}\n{generated}\n{end}{tail}"
 
 
+def write_or_check(target: Path, generated: str, *, check: bool, what: str, command: str,
+                   begin: str = BEGIN, end: str = END) -> bool:
+    """Put ``generated`` between ``target``'s markers; with ``check``, only say whether it is there
+    already (else print that ``what`` is out of date and the ``command`` that writes it). True when
+    the file is current (or was written)."""
+    current = target.read_text(encoding="utf-8")
+    updated = splice(current, generated, begin, end)
+    if not check:
+        target.write_text(updated, encoding="utf-8")
+        return True
+    if updated != current:
+        print(f"{target}: {what} is out of date; run `{command}`", file=sys.stderr)
+    return updated == current
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("tasks_dir", nargs="?", type=Path, default=Path("tasks"))
@@ -73,15 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     if target is None:
         print(generated)
         return 0
-    current = target.read_text(encoding="utf-8")
-    updated = splice(current, generated)
-    if args.check:
-        if updated != current:
-            print(f"{target}: the task table is out of date; run `spider2v-catalog --write {target}`", file=sys.stderr)
-            return 1
-        return 0
-    target.write_text(updated, encoding="utf-8")
-    return 0
+    current = write_or_check(target, generated, check=bool(args.check), what="the task table",
+                             command=f"spider2v-catalog --write {target}")
+    return 0 if current else 1
 
 
 if __name__ == "__main__":

@@ -29,10 +29,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-from pytest_spider2v.cli.catalog import splice
+from pytest_spider2v.cli.catalog import write_or_check
 from pytest_spider2v.registry import getters, metrics, setup_steps
 from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.validate.compatibility import (
@@ -119,19 +118,6 @@ def coverage_table(report: Report) -> str:
     return "\n".join([f"{report.files} task files, {report.collected} tasks{errors}.", "", *rows])
 
 
-def _write_coverage(report: Report, target: Path, check: bool) -> bool:
-    """Write the coverage table into ``target`` (or, with ``check``, say whether it is current)."""
-    current = target.read_text(encoding="utf-8")
-    updated = splice(current, coverage_table(report), COVERAGE_BEGIN, COVERAGE_END)
-    if not check:
-        target.write_text(updated, encoding="utf-8")
-        return True
-    if updated != current:
-        print(f"{target}: the coverage table is out of date; run `spider2v-compat {report.root} --write {target}`",
-              file=sys.stderr)
-    return updated == current
-
-
 def _figures(app: AppReport) -> dict[str, int]:
     not_runnable = app.collected - app.here - app.with_emulator - app.with_accounts
     return {"files": app.files, "collected": app.collected, "here": app.here, "with_emulator": app.with_emulator,
@@ -208,7 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report.as_json(), indent=2) + "\n", encoding="utf-8")
     if args.write or args.check:
-        current = _write_coverage(report, args.write or args.check, check=bool(args.check))
+        target = args.write or args.check
+        current = write_or_check(target, coverage_table(report), check=bool(args.check), what="the coverage table",
+                                 command=f"spider2v-compat {report.root} --write {target}",
+                                 begin=COVERAGE_BEGIN, end=COVERAGE_END)
         return 1 if report.collection_errors or report.unknown or not current else 0
     print(render(report))
     return 1 if report.collection_errors or report.unknown or failed else 0
