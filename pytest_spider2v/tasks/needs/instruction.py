@@ -51,13 +51,6 @@ def modules_named(instruction: str) -> set[str]:
     return modules
 
 
-def asks_to_run_code(instruction: str) -> bool:
-    """Whether the instruction asks for code to run ("run all cells") or for a result running
-    code gives ("determine the total"), besides the phrases that say it need not ("you don't need
-    to run it", "has been run")."""
-    return asks_to_run(instruction) or asks_for_result(instruction)
-
-
 def asks_to_run(instruction: str) -> bool:
     """Whether the task's words ask outright for code to run ("run all cells", "execute it")."""
     return RUNS.search(_task_words(instruction)) is not None

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v.tasks.model import VERBOSE_FOOTER, VERBOSE_HEADER
-from pytest_spider2v.tasks.needs.instruction import asks_for_result, asks_to_run, asks_to_run_code, modules_named
+from pytest_spider2v.tasks.needs.instruction import asks_for_result, asks_to_run, modules_named
 
 
 @pytest.mark.parametrize(("text", "modules"), [
@@ -29,8 +29,8 @@ def test_modules_named(text: str, modules: set[str]) -> None:
     ("Copy the code into one cell; you don't need to run it.", False),
     ("You don't need to run it. Then plot the prices.", True),
 ])
-def test_asks_to_run_code(text: str, runs: bool) -> None:
-    assert asks_to_run_code(text) is runs
+def test_asks_to_run_or_for_a_result_of_running_code(text: str, runs: bool) -> None:
+    assert (asks_to_run(text) or asks_for_result(text)) is runs
 
 
 @pytest.mark.parametrize(("text", "runs", "result"), [
