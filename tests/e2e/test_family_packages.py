@@ -30,8 +30,6 @@ pytestmark = pytest.mark.e2e
 PYTHON = {"jupyter": "/opt/jupyter/bin/python", "dagster": "/opt/dagster/bin/python"}
 #: imports the images do not provide, and why (the tasks that use them skip or do not run them)
 NOT_PROVIDED = {
-    "torch": "PyPI's Linux wheel brings GBs of CUDA libraries; the CPU index is not reachable "
-             "(the two jupyter tasks only copy torch code into a notebook)",
     "nltk": "the jupyter tasks that import it start from its absence (their fix, `pip install nltk` "
             "and its data, needs the internet)",
     "dagster_airbyte": "needs an Airbyte server (not in any image)",
