@@ -129,6 +129,25 @@ def test_a_program_added_to_the_manifest_is_provided(tmp_path: Path) -> None:
     assert reasons(task, environments(tmp_path, provides)) == []
 
 
+NAUTILUS_INIT = """#!/bin/bash
+mkdir -p /home/user/data
+nautilus /home/user/data &
+"""
+
+
+def test_a_bigquery_task_opening_a_folder_in_nautilus_is_runnable_in_the_clouds_image(tmp_path: Path) -> None:
+    """Issue 38: the clouds image (snapshot `bigquery`) has Nautilus, and the project's
+    manifest says so; a program it still lacks still makes the task unrunnable."""
+    assert load_snapshots()["bigquery"].recipe == "clouds"
+    task = spider2v_task(tmp_path / "opens", "bigquery", "bigquery", {"init.sh": NAUTILUS_INIT})
+    assert reasons(task, RECIPES_DIR) == []
+    lacking = spider2v_task(tmp_path / "lacks", "bigquery", "bigquery",
+                            {"init.sh": NAUTILUS_INIT + "systemctl --user start tracker-miner-fs-3\n"})
+    assert reasons(lacking, RECIPES_DIR) == [
+        "needs program 'systemctl' (called in init.sh line 4: systemctl --user start tracker-miner-fs-3), "
+        "not in image 'clouds'"]
+
+
 NOTEBOOK = {
     "cells": [
         {"cell_type": "markdown", "source": ["Data from <https://www.kaggle.com/datasets/x>\n", "import torch\n"]},
