@@ -23,6 +23,11 @@ from pytest_spider2v.tasks.model import StepSpec, Task
 
 #: A BigQuery console deep link's project and dataset (``ws=!1m4!1m3!3m2!1s<project>!2s<dataset>``).
 WORKSPACE_LINK = re.compile(r"!1s([\w.-]+)!2s([\w.-]+)")
+#: A table named in code by its project, dataset and name, quoted (as GoogleSQL needs a project id
+#: with hyphens to be, and as client code passes it): ``\`bigquery-public-data.openaq.t\```.
+QUALIFIED_TABLE = re.compile(r"[`'\"]([a-z][a-z0-9]*(?:-[a-z0-9]+)+)\.(\w+)\.(?:\w+|\*)")
+#: Steps whose ``src`` is a task file put into the guest (and run there, for the second).
+COPYING_STEPS = frozenset({"copyfile_from_host_to_guest", "script_and_execute"})
 #: What bqemulator 1.4 lacks that a getter's SQL may use, measured: pattern -> why. (Its
 #: INFORMATION_SCHEMA.COLUMNS.column_default the clouds image adds: recipes/clouds/patches/.)
 SQL_GAPS: dict[str, str] = {
@@ -41,6 +46,20 @@ def sql_gaps(task: Task, sql_file: str, gaps: dict[str, str], role: str, emulato
         return []  # a missing file is the needs analysis's to report
     return [f"{role} ({Path(sql_file).name}) needs what {emulator} lacks: {why}"
             for pattern, why in gaps.items() if re.search(pattern, sql, re.IGNORECASE)]
+
+
+def copied_files(task: Task, steps: list[StepSpec], types: frozenset[str] | tuple[str, ...] = COPYING_STEPS,
+                 ) -> list[tuple[str, str]]:
+    """(file name, text) of each readable text file the steps of ``types`` put into the guest."""
+    files = []
+    for step in steps:
+        source = step.parameters.get("src") if step.type in types else None
+        if isinstance(source, str):
+            try:
+                files.append((Path(source).name, task.host_path(source).read_text(encoding="utf-8")))
+            except (OSError, UnicodeDecodeError):
+                pass  # a missing file is the needs analysis's; a binary one holds no code to read
+    return files
 
 
 class BigQueryEmulator:
@@ -64,6 +83,10 @@ class BigQueryEmulator:
             if step.type == "bigquery_login" and (link := WORKSPACE_LINK.search(str(step.parameters.get("ws") or ""))):
                 reasons.append(f"opens the dataset {link[1]}.{link[2]} (bigquery_login ws), which the emulator "
                                "does not hold")
+        for name, text in copied_files(task, steps):
+            outside = sorted({f"{m[1]}.{m[2]}" for m in QUALIFIED_TABLE.finditer(text) if m[1] != DEFAULT_PROJECT})
+            reasons += [f"its code ({name}) reads the dataset {dataset}, outside the task's project, which the "
+                        "emulator does not hold" for dataset in outside]
         actions = [a for s in steps if s.type == "bigquery_init" for a in s.parameters.get("actions") or []
                    if isinstance(a, dict)]
         if any(a.get("type") == "copy_keyfile" for a in actions):
@@ -114,7 +137,8 @@ class SnowflakeEmulator:
         metrics = ev.func if isinstance(ev.func, list) else [ev.func]
         if any(m in {"compare_images", "compare_image_list"} for m in metrics):
             reasons.append("its answer is an image (a chart drawn in Snowsight), and the emulator has no console")
-        if any("s3://" in text for text in self._texts(task, steps)):
+        texts = [task.spec.model_dump_json(), *(text for _, text in copied_files(task, steps, ("copyfile_from_host_to_guest",)))]
+        if any("s3://" in text for text in texts):
             reasons.append("it loads from Amazon S3 (an s3:// URL in the task or a file it copies), which the "
                            "emulator cannot reach")
         actions = [a for s in steps if s.type == "snowflake_init" for a in s.parameters.get("actions") or []
@@ -130,20 +154,6 @@ class SnowflakeEmulator:
             reasons.append("the account starts without the task's data, the task brings none, and its result reads "
                            "a database: the data comes from a share or the Marketplace, which the emulator does not have")
         return reasons
-
-    @staticmethod
-    def _texts(task: Task, steps: list[StepSpec]) -> list[str]:
-        """The task's own text and the text files its steps copy into the guest."""
-        texts = [task.spec.model_dump_json()]
-        for step in steps:
-            source = step.parameters.get("src") if step.type == "copyfile_from_host_to_guest" else None
-            if isinstance(source, str):
-                try:
-                    texts.append(task.host_path(source).read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError):
-                    pass  # a missing file is the needs analysis's; a binary one holds no URL to read
-        return texts
-
 
 
 emulators.add("bigquery", BigQueryEmulator())

@@ -52,6 +52,22 @@ def test_a_key_for_the_agents_own_client_is_not_served() -> None:
     assert len(found) == 1 and "copy_keyfile" in found[0]
 
 
+@pytest.mark.parametrize("code, outside", [
+    ('q = """SELECT city FROM `bigquery-public-data.openaq.global_air_quality`"""', ["bigquery-public-data.openaq"]),
+    ('client.get_table("patents-public-data.patents.publications")', ["patents-public-data.patents"]),
+    ('q = "SELECT * FROM `bigquery-project.census.people`"', []),  # the task's own project
+    ('requests.get("https://hacker-news.firebaseio.com/v0/item.json")', []),  # a URL, not a table
+    ("q = 'SELECT * FROM census.people'", []),  # unqualified: the client's project
+], ids=["public table in SQL", "public table by the client", "own project", "a URL", "unqualified"])
+def test_code_the_task_copies_in_that_reads_another_projects_dataset_is_not_served(
+        tmp_path: Path, code: str, outside: list[str]) -> None:
+    (tmp_path / "query.py").write_text(code + "\n")
+    copy = {"type": "copyfile_from_host_to_guest", "parameters": {"src": "query.py", "dest": "/home/user/query.py"}}
+    found = reasons(bigquery_task([{"type": "empty"}, TABLE], TABLE_RESULT, steps=(copy,), root=tmp_path))
+    assert found == [f"its code (query.py) reads the dataset {d}, outside the task's project, which the emulator "
+                     "does not hold" for d in outside]
+
+
 def test_an_empty_project_with_a_file_answer_and_no_data_brought_in_reads_data_from_outside() -> None:
     found = reasons(bigquery_task([{"type": "empty"}], FILE_RESULT))
     assert len(found) == 1 and "public dataset" in found[0]
