@@ -93,7 +93,9 @@ def tree_digest(root: Path) -> str:
 
 
 def _files(root: Path) -> Iterator[Path]:
-    for dirpath, dirnames, filenames in os.walk(root):
+    # Links followed: a recipe may link another recipe's folder, and its build context copies
+    # what the link points at (dagster's services/mariadb).
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=True):
         dirnames[:] = [d for d in dirnames if d not in IGNORED_NAMES]
         for name in filenames:
             if not name.endswith(".pyc"):

@@ -210,6 +210,17 @@ def test_changing_a_recipe_changes_the_tasks_on_that_family_only(extension, task
     assert changed_after(extension, tasks, lambda: snapshots.write_text(snapshots.read_text().replace("5432", "5433"))) == {"t_db"}
 
 
+def test_a_folder_a_recipe_links_from_another_recipe_is_part_of_its_fingerprint(extension, tasks) -> None:
+    """A recipe may link a folder of another recipe (dagster's services/mariadb is the databases
+    family's); its build context copies what the link points at, so its tasks' fingerprints cover it."""
+    envs = extension.environments
+    (envs / "shared-services").mkdir()
+    (envs / "shared-services" / "start").write_text("#!/bin/sh\nexec server\n")
+    (envs / "db" / "services").mkdir()
+    (envs / "db" / "services" / "server").symlink_to(Path("..", "..", "shared-services"))
+    assert changed_after(extension, tasks, lambda: (envs / "shared-services" / "start").write_text("#!/bin/sh\nexec server -v\n")) == {"t_db"}
+
+
 def test_changing_a_task_file_changes_that_task_only(extension, tasks) -> None:
     folder = tasks["t_a"].folder
     assert changed_after(extension, tasks, lambda: (folder / "data.csv").write_text("a,b\n")) == {"t_a"}
