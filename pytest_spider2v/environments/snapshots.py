@@ -12,7 +12,7 @@ needs analysis (:mod:`pytest_spider2v.tasks.needs.analysis`); an end-to-end test
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,8 @@ class Manifest:
     #: import name (or dotted prefix; ``*`` for one segment) -> the distributions that provide
     #: it, where they differ from the name (the first is the usual one)
     distributions: dict[str, tuple[str, ...]]
+    #: a program (or "program subcommand") no image can have -> why, for the skip reason
+    cannot_provide: dict[str, str] = field(default_factory=dict)
 
     def distributions_of(self, module: str) -> tuple[str, ...]:
         """What an import may come from: the longest listed prefix's entry, else its top name."""
@@ -172,4 +174,5 @@ def _load_manifest(path: Path, mtime_ns: int) -> Manifest:
 
     for name in entries:
         resolve(str(name))
-    return Manifest(families, serves, distributions)
+    cannot_provide = {str(k): str(v) for k, v in (data.get("cannot_provide") or {}).items()}
+    return Manifest(families, serves, distributions, cannot_provide)

@@ -10,7 +10,7 @@ by distribution name, not version; hosts against what the family serves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -40,6 +40,8 @@ class Unmet:
     family: str  #: the image family (recipe); the snapshot's name when it has none
     #: what the family offers of a program it restricts to some subcommands
     offered: tuple[str, ...] = ()
+    #: why no image can have the program (provides.yaml's ``cannot_provide``), if none can
+    why: str = ""
 
     @property
     def called(self) -> str:
@@ -61,12 +63,12 @@ class Unmet:
         if need.kind == "file":
             return f"needs {need.name}{at}, missing from the checkout"
         if need.kind == "program":
+            call = f" (called in {need.where}: {need.call})" if located else ""
+            why = f": {self.why}" if self.why else ""
             if self.offered:
                 have = ", ".join(f"'{c}'" for c in self.offered)
-                call = f" (called in {need.where}: {need.call})" if located else ""
-                return f"needs '{self.called}'{call}, not in {image}, which has only {have}"
-            call = f" (called in {need.where}: {need.call})" if located else ""
-            return f"needs program '{need.name}'{call}, not in {image}"
+                return f"needs '{self.called}'{call}, not in {image}, which has only {have}{why}"
+            return f"needs program '{need.name}'{call}, not in {image}{why}"
         if need.kind == "conda_env":
             where = f" (activated in {need.where})" if located else ""
             return f"needs conda environment '{need.name}'{where}, not in {image}"
@@ -107,6 +109,12 @@ def _snapshots(environments_dir: Path) -> dict[str, Snapshot]:
     return load_snapshots(environments_dir)
 
 
+def _cannot_provide(manifest: Manifest, words: list[str]) -> str:
+    """Why no image can have the call ``words`` (its longest listed prefix), or ""."""
+    return next((manifest.cannot_provide[key] for end in range(len(words), 0, -1)
+                 if (key := " ".join(words[:end])) in manifest.cannot_provide), "")
+
+
 def _check(need: Need, name: str, family: Family | None, manifest: Manifest) -> Unmet | None:
     """The need as unmet by image ``name`` (of ``family``, if it declares one), or None when provided."""
     if need.kind == "file":
@@ -121,8 +129,9 @@ def _check(need: Need, name: str, family: Family | None, manifest: Manifest) -> 
         if offered:
             called = need.detail.split()
             provided = any(called[:len(words)] == words for words in (c.split()[1:] for c in offered))
-            return None if provided else Unmet(need, name, offered)
-        return None if need.name in family.programs else Unmet(need, name)
+            unmet = Unmet(need, name, offered)
+            return None if provided else replace(unmet, why=_cannot_provide(manifest, [need.name, *called]))
+        return None if need.name in family.programs else Unmet(need, name, why=_cannot_provide(manifest, [need.name]))
     if need.kind == "conda_env":
         return None if need.name in family.conda_envs else Unmet(need, name)
     return None if {need.name, *need.alternatives} & family.packages else Unmet(need, name)

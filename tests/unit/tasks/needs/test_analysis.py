@@ -142,10 +142,25 @@ def test_a_bigquery_task_opening_a_folder_in_nautilus_is_runnable_in_the_clouds_
     task = spider2v_task(tmp_path / "opens", "bigquery", "bigquery", {"init.sh": NAUTILUS_INIT})
     assert reasons(task, RECIPES_DIR) == []
     lacking = spider2v_task(tmp_path / "lacks", "bigquery", "bigquery",
-                            {"init.sh": NAUTILUS_INIT + "systemctl --user start tracker-miner-fs-3\n"})
+                            {"init.sh": NAUTILUS_INIT + "rclone sync drive:data /home/user/data\n"})
     assert reasons(lacking, RECIPES_DIR) == [
-        "needs program 'systemctl' (called in init.sh line 4: systemctl --user start tracker-miner-fs-3), "
-        "not in image 'clouds'"]
+        "needs program 'rclone' (called in init.sh line 4: rclone sync drive:data /home/user/data), not in image 'clouds'"]
+
+
+def test_a_program_no_image_can_have_says_why(tmp_path: Path) -> None:
+    """provides.yaml's cannot_provide: systemctl, and `docker run` where a family's docker stand-in
+    offers other subcommands, are skipped saying why no image has them; a program that could be
+    installed (rclone) says only that the image lacks it, and a stand-in's own subcommand is provided."""
+    calls = "systemctl enable docker\ndocker run hello-world\ndocker ps\nrclone version\n"
+    task = spider2v_task(tmp_path, "airflow", "airflow", {"init.sh": "#!/bin/bash\n" + calls})
+    assert reasons(task, RECIPES_DIR) == [
+        "needs program 'systemctl' (called in init.sh line 2: systemctl enable docker), not in image 'airflow': "
+        "no init system runs in a container (services start with spider2v-service)",
+        "needs 'docker run hello-world' (called in init.sh line 3: docker run hello-world), not in image 'airflow', "
+        "which has only 'docker container exec', 'docker container logs', 'docker container ls', "
+        "'docker container ps', 'docker cp', 'docker exec', 'docker logs', 'docker ps': no Docker daemon runs "
+        "inside the environment (containers the tasks name are played by a stand-in)",
+        "needs program 'rclone' (called in init.sh line 5: rclone version), not in image 'airflow'"]
 
 
 MYSQL_INIT = """#!/bin/bash
