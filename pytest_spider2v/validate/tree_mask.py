@@ -37,6 +37,12 @@ _CLASS = "{uri:deskat:attributes.at-spi.gnome.org}class"
 #: Random identifiers a web page gives its elements when it builds them (JupyterLab's launcher
 #: is ``id-<uuid4>``): new at every page load, like a clock's time.
 _GENERATED_ID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
+#: Page parts a browser fills in from the profile after the page shows: (document URI, element
+#: tag). Chromium's new-tab page gets its shortcut tiles ("Web Store", "Add shortcut") a moment
+#: later, so whether they are there yet depends on when the tree is read, like a clock's time.
+_LATE_FILLED = frozenset({("chrome://new-tab-page/", "cr-most-visited")})
+_TAG = "{uri:deskat:attributes.at-spi.gnome.org}tag"
+_DOCUMENT_URI = "{uri:deskat:attributes.document.at-spi.gnome.org}URI"
 #: Roles whose text is progress by nature ("Loading file…", "Saving…"), timing-dependent like a clock.
 _TRANSIENT_TEXT_ROLES = frozenset({"status-bar"})
 _COMPONENT = "{uri:deskat:component.at-spi.gnome.org}"
@@ -63,7 +69,8 @@ def mask_clocks(tree: str) -> str:
     (LibreOffice keeps one on its root pane at random); UUIDs, which pages generate as element
     ids at every load; a link's visited flag (Chromium marks
     links to pages in its history a moment after the visit, on a page already shown); the order
-    of a web element's CSS classes (a set, in the order the page's scripts added them); the
+    of a web element's CSS classes (a set, in the order the page's scripts added them); what a
+    browser fills in late from the profile (Chromium's new-tab shortcut tiles); the
     horizontal geometry that masked text can move (see ``_mask_reflow``); and whether nodes that
     hold nothing but times are on screen, and where (see ``_unpin_times``)."""
     root = ElementTree.fromstring(tree)
@@ -80,6 +87,11 @@ def mask_clocks(tree: str) -> str:
 def _normalise(element: ElementTree.Element) -> bool:
     """Normalise ``element``'s subtree in place; whether it holds a focused node."""
     focused_below = False
+    if (element.get(_DOCUMENT_URI), element.get(_TAG)) in _LATE_FILLED:
+        for child in list(element):
+            element.remove(child)
+        for key in _GEOMETRY:
+            element.attrib.pop(key, None)
     for child in list(element):
         child_focused = _normalise(child)
         focused_below = child_focused or focused_below
