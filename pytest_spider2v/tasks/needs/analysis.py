@@ -10,7 +10,7 @@ by distribution name, not version; hosts against what the family serves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -129,8 +129,7 @@ def _check(need: Need, name: str, family: Family | None, manifest: Manifest) -> 
         if offered:
             called = need.detail.split()
             provided = any(called[:len(words)] == words for words in (c.split()[1:] for c in offered))
-            unmet = Unmet(need, name, offered)
-            return None if provided else replace(unmet, why=_cannot_provide(manifest, [need.name, *called]))
+            return None if provided else Unmet(need, name, offered, _cannot_provide(manifest, [need.name, *called]))
         return None if need.name in family.programs else Unmet(need, name, why=_cannot_provide(manifest, [need.name]))
     if need.kind == "conda_env":
         return None if need.name in family.conda_envs else Unmet(need, name)
