@@ -9,8 +9,10 @@ original benchmark). Declared names pass task validation, and using one raises
 from __future__ import annotations
 
 import difflib
+import importlib
 import importlib.metadata
 import inspect
+import pkgutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
@@ -192,6 +194,14 @@ def load_extensions() -> list[tuple[str, ModuleType]]:
             _loaded[entry_point.value] = entry_point.load()
         loaded.append((entry_point.name, _loaded[entry_point.value]))
     return loaded
+
+
+def import_submodules(package: str, path: Iterable[str]) -> None:
+    """Import every module of ``package`` (its ``__name__`` and ``__path__``): an ``apps/``
+    folder's modules register themselves on import, so adding an application's steps, getters,
+    metrics or near misses is adding a file, with no list to keep."""
+    for module in pkgutil.iter_modules(list(path)):
+        importlib.import_module(f"{package}.{module.name}")
 
 
 def is_pytest_plugin(module: ModuleType) -> bool:

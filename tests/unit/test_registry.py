@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,3 +67,23 @@ def test_agent_names_resolve_exactly_or_with_suggestions() -> None:
     assert agent_factory("noop") is not None
     with pytest.raises(UnknownName, match="did you mean 'noop'"):
         agent_factory("nop")
+
+
+@pytest.mark.parametrize("room", ["steps", "getters", "metrics", "near_misses"])
+def test_every_module_of_an_apps_folder_is_loaded(room: str) -> None:
+    """Each extension room's ``apps/`` folder loads its modules itself: no list to keep in step."""
+    package = importlib.import_module(f"pytest_spider2v.{room}.apps")
+    modules = sorted(p.stem for p in Path(package.__path__[0]).glob("*.py") if p.stem != "__init__")
+    assert modules, f"{room}/apps has no modules"
+    assert [m for m in modules if f"{package.__name__}.{m}" not in sys.modules] == []
+
+
+def test_import_submodules_imports_a_new_file_without_a_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    family = tmp_path / "toyapps"
+    family.mkdir()
+    (family / "__init__.py").write_text("from pytest_spider2v.registry import import_submodules\n"
+                                        "import_submodules(__name__, __path__)\n")
+    (family / "toyfamily.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    importlib.import_module("toyapps")
+    assert sys.modules["toyapps.toyfamily"].LOADED

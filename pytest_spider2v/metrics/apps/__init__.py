@@ -4,8 +4,6 @@ Every module here is imported on start-up, so adding an application's metrics is
 the plugin core and the other families stay untouched.
 """
 
-import importlib
-import pkgutil
+from pytest_spider2v.registry import import_submodules
 
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+import_submodules(__name__, __path__)
