@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from pytest_spider2v.clouds import snowflake
@@ -48,8 +49,7 @@ def sql_gaps(task: Task, sql_file: str, gaps: dict[str, str], role: str, emulato
             for pattern, why in gaps.items() if re.search(pattern, sql, re.IGNORECASE)]
 
 
-def copied_files(task: Task, steps: list[StepSpec], types: frozenset[str] | tuple[str, ...] = COPYING_STEPS,
-                 ) -> list[tuple[str, str]]:
+def copied_files(task: Task, steps: list[StepSpec], types: Collection[str] = COPYING_STEPS) -> list[tuple[str, str]]:
     """(file name, text) of each readable text file the steps of ``types`` put into the guest."""
     files = []
     for step in steps:
@@ -137,7 +137,8 @@ class SnowflakeEmulator:
         metrics = ev.func if isinstance(ev.func, list) else [ev.func]
         if any(m in {"compare_images", "compare_image_list"} for m in metrics):
             reasons.append("its answer is an image (a chart drawn in Snowsight), and the emulator has no console")
-        texts = [task.spec.model_dump_json(), *(text for _, text in copied_files(task, steps, ("copyfile_from_host_to_guest",)))]
+        copied = copied_files(task, steps, {"copyfile_from_host_to_guest"})
+        texts = [task.spec.model_dump_json(), *(text for _, text in copied)]
         if any("s3://" in text for text in texts):
             reasons.append("it loads from Amazon S3 (an s3:// URL in the task or a file it copies), which the "
                            "emulator cannot reach")
