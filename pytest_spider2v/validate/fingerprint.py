@@ -14,7 +14,9 @@ A fingerprint covers four parts:
   the extensions that it references by name (the names its code objects read, resolved in its
   module, imports inside functions included) and the values of plain module constants. So a
   change to one metric changes the tasks that use it, or use something that calls it, and no
-  others;
+  others. Source is read as Python reads it: comments, layout and the functions' type
+  annotations are left out (mypy reads annotations, the run never does), so typing or
+  reformatting an extension re-validates nothing;
 * **its solutions**: the reference (and wrong) solution files, the files they are ``based-on``
   (whose cells they play), and the guest's solution helper modules they import.
 
@@ -62,7 +64,7 @@ from pytest_spider2v.tasks.solution_format import base_files
 from pytest_spider2v.validate.checks import CHECKS
 
 #: Changes whenever what a fingerprint covers changes, so old states stop matching.
-FORMAT = "spider2v-fingerprint/3"
+FORMAT = "spider2v-fingerprint/4"
 #: Never part of anything a task depends on: caches that come and go with runs.
 IGNORED_NAMES = frozenset({"__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache"})
 #: Longest string in a task's parameters that may be a host path (longer ones are scripts).
@@ -268,7 +270,8 @@ def _with_members(name: str, value: Any, depth: int = 0) -> Iterator[tuple[str, 
 def _source(obj: Any) -> str:
     """The code of a function or class as Python reads it: comments and layout left out, and so
     are its imports of the extensions' own modules (where they lie is no part of what the code
-    does; what they bring is followed by :class:`CodeDigests`)."""
+    does; what they bring is followed by :class:`CodeDigests`) and the type annotations of its
+    functions (read by mypy, never by the run: typing an extension re-validates no task)."""
     try:
         text = inspect.getsource(obj)
     except (OSError, TypeError):  # defined at run time; its name is all there is
@@ -277,12 +280,30 @@ def _source(obj: Any) -> str:
         tree = ast.parse(textwrap.dedent(text))
     except SyntaxError:  # a lambda inside an expression: its line as it is
         return text
-    return ast.unparse(_WithoutOwnImports().visit(tree))
+    return ast.unparse(_AsRun().visit(tree))
 
 
-class _WithoutOwnImports(ast.NodeTransformer):
+class _AsRun(ast.NodeTransformer):
     """Drops ``from .x import y`` and ``from pytest_spider2v... import y`` (and ``import
-    pytest_spider2v...``), leaving a ``pass`` where a block would be left empty."""
+    pytest_spider2v...``), leaving a ``pass`` where a block would be left empty; and drops the
+    annotations of functions: their parameters' and return's, and their local variables'
+    (``x: T = v`` becomes ``x = v``, a bare ``x: T`` goes). A class body's annotations stay:
+    there they make fields (a dataclass's, a NamedTuple's), which the run does read."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.AST:
+        return self._without_annotations(node)
+
+    def visit_AsyncFunctionDef(self, node: ast.AsyncFunctionDef) -> ast.AST:
+        return self._without_annotations(node)
+
+    def _without_annotations(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+        node.returns = None
+        arguments = node.args
+        for arg in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                    *filter(None, (arguments.vararg, arguments.kwarg))]:
+            arg.annotation = None
+        node.body = _locals(node.body)
+        return self.generic_visit(node)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST | None:
         own = node.level > 0 or (node.module or "").split(".")[0] == OWN_PACKAGE
@@ -296,6 +317,27 @@ class _WithoutOwnImports(ast.NodeTransformer):
         if isinstance(getattr(node, "body", None), list) and not getattr(node, "body"):
             setattr(node, "body", [ast.Pass()])
         return node
+
+
+def _locals(statements: list[ast.stmt]) -> list[ast.stmt]:
+    """A function's block without its variable annotations, in its nested blocks too (not in a
+    nested class, whose annotations are fields): ``x: T = v`` becomes ``x = v``, a bare ``x: T``
+    goes (an emptied block gets its ``pass`` from :meth:`_AsRun.generic_visit`)."""
+    kept: list[ast.stmt] = []
+    for statement in statements:
+        if isinstance(statement, ast.AnnAssign):
+            if statement.value is not None:
+                kept.append(ast.copy_location(ast.Assign(targets=[statement.target], value=statement.value),
+                                              statement))
+            continue
+        if not isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            for block in ("body", "orelse", "finalbody"):
+                if isinstance(inner := getattr(statement, block, None), list):
+                    setattr(statement, block, _locals(inner))
+            for part in [*getattr(statement, "handlers", []), *getattr(statement, "cases", [])]:
+                part.body = _locals(part.body)
+        kept.append(statement)
+    return kept
 
 
 def _plain(value: Any, depth: int = 0) -> str | None:

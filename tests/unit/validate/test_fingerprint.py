@@ -196,6 +196,37 @@ def test_comments_and_layout_change_no_fingerprint(extension, tasks) -> None:
     assert changed_after(extension, tasks, reformat) == set()
 
 
+def test_type_annotations_change_no_fingerprint(extension, tasks) -> None:
+    """Typing an extension (parameters, return, a declared local variable) changes nothing the
+    run does, so it re-validates nothing."""
+    def annotate() -> None:
+        extension.edit("metrics.py", "def metric_a(result, expected):\n    return",
+                       "def metric_a(result: list[str], expected: object) -> float:\n"
+                       "    score: float\n    return")
+        extension.edit("common.py", "def shared(value):", "def shared(value: 'Sized') -> int:")
+    assert changed_after(extension, tasks, annotate) == set()
+
+
+def test_what_an_annotated_line_does_still_counts(extension, tasks) -> None:
+    """The negative of the test above: an annotated assignment's value is code, and a class
+    body's annotations are fields (a dataclass's), which the run reads."""
+    def retype_value() -> None:
+        extension.edit("metrics.py", "def metric_a(result, expected):\n    return float(shared(result) >= THRESHOLD)",
+                       "def metric_a(result, expected):\n    limit: int = THRESHOLD + 1\n"
+                       "    return float(shared(result) >= limit)")
+    assert changed_after(extension, tasks, retype_value) == {"t_a", "t_c"}
+
+    def add_field() -> None:
+        extension.edit("common.py", "THRESHOLD = 1\n",
+                       "import dataclasses\nTHRESHOLD = 1\n\n\n@dataclasses.dataclass\nclass Limit:\n"
+                       "    value: int = 1\n")
+        extension.edit("common.py", "return len(value)", "return len(value) * Limit().value")
+    before = changed_after(extension, tasks, add_field)
+    assert before == {"t_a", "t_c"}
+    assert changed_after(extension, tasks, lambda: extension.edit("common.py", "    value: int = 1",
+                                                                  "    value: int = 1\n    other: int = 0")) == {"t_a", "t_c"}
+
+
 def test_changing_a_solution_helper_changes_the_tasks_whose_solution_imports_it(extension, tasks) -> None:
     assert changed_after(extension, tasks, lambda: extension.edit("helpers/fp_ui.py", "return name", "return name * 2")) == {"t_ui"}
 
