@@ -135,42 +135,34 @@ def compare_notebook_cells(result: FileArg, expected: FileArg) -> float:
     return 1.0
 
 
-def _execution_indices(path: FileArg, cell_type: str, executed: bool) -> list[int] | None:
-    """Indices (among all cells) of the ``cell_type`` cells that have, or lack, an execution count."""
-    notebook = _read_notebook(path, "result")
+def _execution_counts_match(metric: str, result: FileArg, rules: dict[str, list[int]], cell_type: str,
+                            executed: bool) -> float:
+    """1.0 if the indices (among all cells) of the ``cell_type`` cells that have (``executed``), or
+    lack, an execution count are exactly ``rules["expected"]``."""
+    notebook = _read_notebook(result, "result")
     if notebook is None:
-        return None
-    return [
-        index
-        for index, cell in enumerate(notebook.cells)
-        if cell.get("cell_type") == cell_type and bool(cell.get("execution_count")) == executed
-    ]
+        return 0.0
+    indices = [index for index, cell in enumerate(notebook.cells)
+               if cell.get("cell_type") == cell_type and bool(cell.get("execution_count")) == executed]
+    if indices == rules["expected"]:
+        return 1.0
+    logger.info("%s: %s cells %r, expected %r", metric, "executed" if executed else "unexecuted", indices,
+                rules["expected"])
+    return 0.0
 
 
 @metrics.register()
 def is_jupyter_cell_executed(result: FileArg, rules: dict[str, list[int]], *, cell_type: str = "code") -> float:
     """1.0 if the code cells *without* an execution count are exactly ``rules["expected"]``
     (an empty list means every code cell was run)."""
-    unexecuted = _execution_indices(result, cell_type, executed=False)
-    if unexecuted is None:
-        return 0.0
-    if unexecuted == rules["expected"]:
-        return 1.0
-    logger.info("is_jupyter_cell_executed: unexecuted cells %r, expected %r", unexecuted, rules["expected"])
-    return 0.0
+    return _execution_counts_match("is_jupyter_cell_executed", result, rules, cell_type, executed=False)
 
 
 @metrics.register()
 def are_jupyter_outputs_cleared(result: FileArg, rules: dict[str, list[int]], *, cell_type: str = "code") -> float:
     """1.0 if the code cells *with* an execution count are exactly ``rules["expected"]``
     (an empty list means every code cell's outputs were cleared)."""
-    executed = _execution_indices(result, cell_type, executed=True)
-    if executed is None:
-        return 0.0
-    if executed == rules["expected"]:
-        return 1.0
-    logger.info("are_jupyter_outputs_cleared: executed cells %r, expected %r", executed, rules["expected"])
-    return 0.0
+    return _execution_counts_match("are_jupyter_outputs_cleared", result, rules, cell_type, executed=True)
 
 
 def _read_raw_notebook(path: FileArg, role: str) -> nbformat.NotebookNode | None:

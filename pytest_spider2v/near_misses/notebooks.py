@@ -8,31 +8,24 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from pytest_spider2v.near_misses.values import changed_text, numbered
+from pytest_spider2v.near_misses.files import ResultFile, result_file
+from pytest_spider2v.near_misses.values import changed_text
 from pytest_spider2v.registry import NearMiss, near_misses
 
 Notebook = dict[str, Any]
 
 
-def _read(result: Any) -> tuple[Path, Notebook] | None:
-    if not isinstance(result, (str, Path)) or not Path(result).is_file():
-        return None
-    try:
-        notebook = json.loads(Path(result).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+def _notebook(text: str) -> Notebook | None:
+    notebook = json.loads(text)
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         return None
-    return Path(result), notebook
+    return notebook
 
 
-def _variant(path: Path, notebook: Notebook, workdir: Path, kind: str, where: str,
-             change: Callable[[Notebook], None]) -> NearMiss:
-    copy = json.loads(json.dumps(notebook))
+def _variant(read: ResultFile[Notebook], kind: str, where: str, change: Callable[[Notebook], None]) -> NearMiss:
+    copy = json.loads(json.dumps(read.content))
     change(copy)
-    out = numbered(workdir, path.name)
-    out.write_text(json.dumps(copy, indent=1), encoding="utf-8")
-    return NearMiss(kind, where, str(out))
+    return read.variant(kind, where, json.dumps(copy, indent=1))
 
 
 def _text(value: Any) -> str:
@@ -42,10 +35,9 @@ def _text(value: Any) -> str:
 @near_misses.register("compare_notebook_outputs")
 def outputs(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """The last shown output (a stream or a text/plain value) changed, and that cell's outputs dropped."""
-    read = _read(result)
-    if read is None:
+    if (read := result_file(result, workdir, _notebook)) is None:
         return
-    path, notebook = read
+    notebook = read.content
     shown = [(c, o) for c, cell in enumerate(notebook["cells"]) for o, output in enumerate(cell.get("outputs") or [])
              if output.get("name") == "stdout" or "text/plain" in (output.get("data") or {})]
     if not shown:
@@ -59,40 +51,38 @@ def outputs(result: Any, expected: Any, options: Mapping[str, Any], workdir: Pat
         else:
             output["data"]["text/plain"] = changed_text(_text(output["data"]["text/plain"]))
 
-    yield _variant(path, notebook, workdir, "output changed", f"cell {c}, output {o}", change_output)
-    yield _variant(path, notebook, workdir, "outputs dropped", f"cell {c}",
+    yield _variant(read, "output changed", f"cell {c}, output {o}", change_output)
+    yield _variant(read, "outputs dropped", f"cell {c}",
                    lambda nb: nb["cells"][c].update(outputs=[]))
 
 
 @near_misses.register("compare_notebook_cells")
 def cells(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """The last non-empty cell's source changed, and that cell dropped."""
-    read = _read(result)
-    if read is None:
+    if (read := result_file(result, workdir, _notebook)) is None:
         return
-    path, notebook = read
+    notebook = read.content
     filled = [c for c, cell in enumerate(notebook["cells"]) if _text(cell.get("source")).strip()]
     if not filled:
         return
     c = filled[-1]
-    yield _variant(path, notebook, workdir, "cell changed", f"cell {c}",
+    yield _variant(read, "cell changed", f"cell {c}",
                    lambda nb: nb["cells"][c].update(source=changed_text(_text(nb["cells"][c]["source"]))))
-    yield _variant(path, notebook, workdir, "cell dropped", f"cell {c}", lambda nb: nb["cells"].pop(c))
+    yield _variant(read, "cell dropped", f"cell {c}", lambda nb: nb["cells"].pop(c))
 
 
 def _execution_variants(result: Any, workdir: Path, cell_type: str) -> Iterator[NearMiss]:
-    read = _read(result)
-    if read is None:
+    if (read := result_file(result, workdir, _notebook)) is None:
         return
-    path, notebook = read
+    notebook = read.content
     typed = [c for c, cell in enumerate(notebook["cells"]) if cell.get("cell_type") == cell_type]
     ran = [c for c in typed if notebook["cells"][c].get("execution_count")]
     idle = [c for c in typed if not notebook["cells"][c].get("execution_count")]
     if ran:
-        yield _variant(path, notebook, workdir, "cell left unexecuted", f"cell {ran[-1]}",
+        yield _variant(read, "cell left unexecuted", f"cell {ran[-1]}",
                        lambda nb: nb["cells"][ran[-1]].update(execution_count=None, outputs=[]))
     if idle:
-        yield _variant(path, notebook, workdir, "cell executed", f"cell {idle[-1]}",
+        yield _variant(read, "cell executed", f"cell {idle[-1]}",
                        lambda nb: nb["cells"][idle[-1]].update(execution_count=1))
 
 

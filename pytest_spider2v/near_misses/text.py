@@ -12,7 +12,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import yaml
 
-from pytest_spider2v.near_misses.values import changed, changed_text, middle, numbered, rules_of
+from pytest_spider2v.near_misses.files import result_file
+from pytest_spider2v.near_misses.values import changed, changed_text, middle, rules_of
 from pytest_spider2v.registry import NearMiss, near_misses
 
 _ANSWER_PAIR = re.compile(r"@(\w+)\[(.*?)\]")
@@ -103,34 +104,24 @@ def closed_form_answer(result: Any, expected: Any, options: Mapping[str, Any], w
         yield NearMiss("sub-answer dropped", f"@{name}", result[: match.start()] + result[match.end():])
 
 
-def _lines(result: Any) -> tuple[Path, list[str]] | None:
-    if not isinstance(result, (str, Path)) or not Path(result).is_file():
-        return None
-    try:
-        return Path(result), Path(result).read_text(encoding="utf-8").splitlines(keepends=True)
-    except (OSError, UnicodeDecodeError):
-        return None
+def _lines(text: str) -> list[str]:
+    return text.splitlines(keepends=True)
 
 
 def line_variants(result: Any, workdir: Path) -> Iterator[NearMiss]:
     """A text file with its middle non-blank line changed, and with it dropped; and with its last
     non-blank line changed (files often end in what the task asked to add)."""
-    read = _lines(result)
-    if read is None:
+    if (read := result_file(result, workdir, _lines)) is None:
         return
-    path, lines = read
+    lines = read.content
     filled = [i for i, line in enumerate(lines) if line.strip()]
     if not filled:
         return
     chosen = dict.fromkeys([filled[middle(len(filled))], filled[-1]])
     for i in chosen:
-        out = numbered(workdir, path.name)
-        out.write_text("".join([*lines[:i], changed_text(lines[i]), *lines[i + 1:]]), encoding="utf-8")
-        yield NearMiss("line changed", f"line {i + 1}", str(out))
+        yield read.variant("line changed", f"line {i + 1}", "".join([*lines[:i], changed_text(lines[i]), *lines[i + 1:]]))
     i = filled[middle(len(filled))]
-    out = numbered(workdir, path.name)
-    out.write_text("".join([*lines[:i], *lines[i + 1:]]), encoding="utf-8")
-    yield NearMiss("line dropped", f"line {i + 1}", str(out))
+    yield read.variant("line dropped", f"line {i + 1}", "".join([*lines[:i], *lines[i + 1:]]))
 
 
 @near_misses.register("compare_text_file")
@@ -146,30 +137,23 @@ def diffed_text_file(result: Any, expected: Any, options: Mapping[str, Any], wor
 @near_misses.register("compare_sql")
 def sql_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """A query with its last literal or name changed (the comparison normalises layout, not words)."""
-    read = _lines(result)
-    if read is None:
+    if (read := result_file(result, workdir, str)) is None:
         return
-    path, lines = read
-    out = numbered(workdir, path.name)
-    out.write_text(changed_text("".join(lines)), encoding="utf-8")
-    yield NearMiss("token changed", "the last literal or name", str(out))
+    yield read.variant("token changed", "the last literal or name", changed_text(read.content))
 
 
 @near_misses.register("compare_json_file")
 def json_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """A JSON document with one leaf value changed, and with one member dropped."""
-    read = _lines(result)
-    if read is None:
+    if (read := result_file(result, workdir, str)) is None:
         return
-    path, lines = read
+    text = read.content
     try:
-        document = json.loads("".join(lines))
+        document = json.loads(text)
     except ValueError:
         return
     for kind, where, wrong in _json_variants(document, "$"):
-        out = numbered(workdir, path.name)
-        out.write_text(json.dumps(wrong, indent=2), encoding="utf-8")
-        yield NearMiss(kind, where, str(out))
+        yield read.variant(kind, where, json.dumps(wrong, indent=2))
 
 
 def _json_variants(value: Any, where: str) -> Iterator[tuple[str, str, Any]]:
@@ -192,21 +176,18 @@ def _json_variants(value: Any, where: str) -> Iterator[tuple[str, str, Any]]:
 @near_misses.register("check_yaml_file")
 def yaml_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """The value at each rule's key path changed (a ``not_null`` rule's emptied)."""
-    read = _lines(result)
-    if read is None:
+    if (read := result_file(result, workdir, str)) is None:
         return
-    path, lines = read
+    text = read.content
     try:
-        document = yaml.safe_load("".join(lines))
+        document = yaml.safe_load(text)
     except yaml.YAMLError:
         return
     for match_type, key_path, _ in rules_of(expected, options) or []:
         change = (lambda value: None) if match_type == "not_null" else changed
         wrong = _replaced(document, list(key_path), change)
         if wrong is not _MISSING:
-            out = numbered(workdir, path.name)
-            out.write_text(yaml.safe_dump(wrong, sort_keys=False), encoding="utf-8")
-            yield NearMiss("value changed", "/".join(map(str, key_path)), str(out))
+            yield read.variant("value changed", "/".join(map(str, key_path)), yaml.safe_dump(wrong, sort_keys=False))
 
 
 _MISSING = object()
