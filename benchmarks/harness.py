@@ -27,11 +27,11 @@ run on the same desktop (no model involved):
   here in its schema: 6,420 steps with pages and screenshots), and its run with the reference
   agent at ``-n 2``.
 
-Every figure is written to ``benchmarks/figures.json`` with its target, and the README's
-performance table is generated from that file, like the task table from the task files::
+Every figure is written to ``benchmarks/figures.json`` with its target, and the performance
+table of the Figures page (``docs/figures.md``) is generated from that file, like the task table from the task files::
 
     python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity,mind2web] [--repeat N]
-    python benchmarks/harness.py --table --write README.md   # or --check README.md
+    python benchmarks/harness.py --table --write docs/figures.md   # or --check docs/figures.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
 and a quarter on two cores, the suite on the lab about 45 minutes, the rest about ten minutes.
@@ -559,7 +559,7 @@ def _relative(path: Path) -> str:
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
-# -- the file and the README table --------------------------------------------------------------
+# -- the file and the Figures table -------------------------------------------------------------
 
 def lookup(figures: dict[str, Any], dotted: str) -> float | None:
     """A figure by its dotted name; a summary gives its p50."""
@@ -613,7 +613,7 @@ def _lab_row(what: str, figures: dict[str, Any]) -> str:
 
 
 def table(data: dict[str, Any]) -> str:
-    """The README's performance table: each figure, its same-run baseline, its target."""
+    """The Figures page's performance table: each figure, its same-run baseline, its target."""
     f, targets = data.get("figures", {}), data.get("targets", {})
 
     def verdict(name: str) -> str:
@@ -698,7 +698,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(PARTS), help=f"parts to measure (default: all of {','.join(PARTS)})")
     parser.add_argument("--repeat", type=int, default=10, help="samples per figure (resets: half, at least 3)")
     parser.add_argument("--output", type=Path, default=FIGURES, help="the figures file (default: benchmarks/figures.json)")
-    parser.add_argument("--table", action="store_true", help="print the README table from the figures file instead")
+    parser.add_argument("--table", action="store_true", help="print the Figures page's table from the figures file instead")
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", type=Path, metavar="FILE", help="with --table: replace the table in FILE")
     group.add_argument("--check", type=Path, metavar="FILE", help="with --table: exit 1 if FILE's table is stale")

@@ -2,7 +2,7 @@
 
 This module and :mod:`pytest_spider2v.registry` are the API for extension authors: the types a
 setup step, a getter, a metric, an agent, a provider or a task format receives and returns are
-here, the registries they are added to in ``registry`` (README, "Extending"). Register from a
+here, the registries they are added to in ``registry`` (docs/extending/index.md). Register from a
 ``conftest.py``, a pytest plugin or a module of the ``pytest_spider2v`` entry-point group::
 
     from pytest_spider2v import TaskContext

@@ -1,18 +1,18 @@
 #!/usr/bin/env bash
 # Run the project's test suite: the static checks (tox: ruff, mypy over the core, the import
-# contracts), fast unit tests in parallel (the command of `tox -e unit`, run from .venv), the
-# end-to-end tests in real containers, then the tasks' own validation (for every task the
+# contracts, the strict documentation build), fast unit tests in parallel (the command of
+# `tox -e unit`, run from .venv), the end-to-end tests in real containers, then the tasks' own validation (for every task the
 # reference solution scores 1, no near miss of its result does, doing nothing and the wrong
 # solution score 0, and two resets look the same) of the tasks whose inputs changed since
 # validation-state.json, plus one task per image family: tasks/, then the Spider2-V sample and the
 # InfiAgent-DABench dev set beside the checkout (../shared, or $SPIDER2V_SHARED). A task whose environment or setup fails on the busy machine (a
 # service not ready in time) starts over once on a fresh one (--retries 1); a score is never retried.
-# The full validation is `pytest tasks/ --validate -n 2` (README). Extra arguments go to the first
-# two pytest runs (e.g. -x, -k name).
+# The full validation is `pytest tasks/ --validate -n 2` (docs/validation/index.md). Extra
+# arguments go to the first two pytest runs (e.g. -x, -k name).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh --tests
-.venv/bin/tox -e lint,type,imports
+.venv/bin/tox -e lint,type,imports,docs
 .venv/bin/python -m pytest tests/ -m "not e2e" -n 2 -q "$@"
 .venv/bin/python -m pytest tests/ -m e2e -q -rs --durations=15 "$@"
 .venv/bin/python -m pytest tasks/ --validate-changed -n 2 --retries 1 -q -rfE --durations=20

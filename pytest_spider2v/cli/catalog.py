@@ -1,10 +1,11 @@
 """The task catalogue: a Markdown table of every task, generated from the task files.
 
-    spider2v-catalog [TASKS_DIR] [--write README.md | --check README.md]
+    spider2v-catalog [TASKS_DIR] [--write docs/tasks/suite.md | --check docs/tasks/suite.md]
 
 Without an option the table is printed. ``--write`` replaces the table between the
 ``<!-- tasks:begin -->`` and ``<!-- tasks:end -->`` markers of a file; ``--check`` exits 1 when
-that table is out of date (the test suite runs it, so the README never drifts from the tasks).
+that table is out of date (the test suite runs it on ``docs/tasks/suite.md``, so the
+documentation never drifts from the tasks).
 """
 
 from __future__ import annotations
@@ -28,12 +29,15 @@ def project_tasks(tasks_dir: Path) -> list[Task]:
     return [load_tasks(path)[0] for path in sorted(tasks_dir.glob(f"*/*/{PROJECT_FILE}"))]
 
 
-def table(tasks: list[Task], base: Path) -> str:
+def table(tasks: list[Task], root: Path) -> str:
+    """The catalogue, each task named by its folder from ``root`` (``tasks/calc/sort-exam-results``)
+    as text, not a link: the documentation site holds only its pages, so a link to a task folder
+    would be a broken one."""
     rows = ["| task | apps | category | difficulty (steps) | interface |", "|---|---|---|---|---|"]
     for task in tasks:
-        link = Path(os.path.relpath(task.folder, base)).as_posix()
+        folder = Path(os.path.relpath(task.folder, root)).as_posix()
         task_apps = ", ".join(task.spec.related_apps)
-        rows.append(f"| [{task.app}/{task.id}]({link}) | {task_apps} | {task.category} | "
+        rows.append(f"| `{folder}` | {task_apps} | {task.category} | "
                     f"{task.difficulty} ({task.spec.action_number}) | {task.interface} |")
     apps = Counter(app for task in tasks for app in task.spec.related_apps)
     levels = Counter(task.difficulty for task in tasks)
@@ -51,7 +55,8 @@ def table(tasks: list[Task], base: Path) -> str:
 
 def splice(document: str, generated: str, begin: str = BEGIN, end: str = END) -> str:
     """``document`` with what lies between the ``begin`` and ``end`` markers replaced by
-    ``generated`` (tables of the README that are generated from files: tasks, figures)."""
+    ``generated`` (the documentation's tables that are generated from files: tasks, coverage,
+    figures)."""
     try:
         head, rest = document.split(begin, 1)
         _old, tail = rest.split(end, 1)
@@ -83,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", type=Path, metavar="FILE", help="fail when the table in FILE is out of date")
     args = parser.parse_args(argv)
     target = args.write or args.check
-    base = target.resolve().parent if target else Path.cwd()
-    generated = table(project_tasks(args.tasks_dir.resolve()), base)
+    tasks_dir = args.tasks_dir.resolve()
+    generated = table(project_tasks(tasks_dir), tasks_dir.parent)
     if target is None:
         print(generated)
         return 0

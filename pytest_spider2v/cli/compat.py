@@ -16,8 +16,8 @@ reports per app how many set up without error, listing each setup error (task, s
 
 ``--write FILE`` puts the coverage table (:func:`coverage_table`) between the
 ``<!-- coverage:begin -->`` and ``<!-- coverage:end -->`` markers of a file; ``--check FILE`` exits 1
-when that table is out of date (the test suite runs it on the shared sample, so the README's
-coverage figures are the command's output, never a copy that drifts).
+when that table is out of date (the test suite runs it on the shared sample against ``docs/tasks/spider2v.md``, so the
+documentation's coverage figures are the command's output, never a copy that drifts).
 
 Registrations come from the built-in steps and metrics and from installed pytest plugins
 (the ``pytest11`` entry points), as in a pytest run; ``conftest.py`` files are not read.
@@ -101,7 +101,7 @@ COVERAGE_BEGIN, COVERAGE_END = "<!-- coverage:begin -->", "<!-- coverage:end -->
 
 
 def coverage_table(report: Report) -> str:
-    """The README's coverage table: per app the four columns and, for the tasks that cannot run,
+    """The coverage table of ``docs/tasks/spider2v.md``: per app the four columns and, for the tasks that cannot run,
     each reason with its count (their places are in ``--json``)."""
     rows = ["| app | tasks | here | with emulator | with accounts | not runnable | why not runnable |",
             "|---|---:|---:|---:|---:|---:|---|"]

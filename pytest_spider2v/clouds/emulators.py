@@ -4,7 +4,7 @@ cannot serve.
 
 Each emulator runs inside the task's own environment (the ``clouds`` image's services), so every
 worker has its own and a reset restores it. Which tasks it cannot serve is read from the task,
-by rules measured against the emulator (README, "Account tasks"): the names it lacks are marked
+by rules measured against the emulator (docs/accounts.md): the names it lacks are marked
 ``not_emulated`` where they are registered; the rules here cover what a task's data and SQL need.
 """
 

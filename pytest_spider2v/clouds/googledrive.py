@@ -3,7 +3,7 @@ account of the original's PyDrive settings (``settings/googledrive/settings.yml`
 ``client_config_file`` (the OAuth client, ``client_secrets.json``) and ``save_credentials_file``
 (the user's saved authorization, ``credentials.json``, with its refresh token), both under
 ``--settings-dir``. The saved authorization is refreshed, never asked for: a run has no one to
-click "Allow", so a folder without it is an error that says how to make it (README).
+click "Allow", so a folder without it is an error that says how to make it (docs/accounts.md).
 
 Instead, the settings may name a service account's key, ``service_account_file`` (a settings
 file, named like the others), which is then used and the PyDrive keys are not read. A service

@@ -9,7 +9,7 @@ scales, data bars, icon sets, top-N, ...) raise ``NotImplementedError`` rather t
 ignored, so a style check never passes on formatting it did not look at.
 
 The original gave a formula the formatted cell's own value for every reference that was not
-fully absolute, and raised on ``cellIs``: both are deliberate differences listed in the README.
+fully absolute, and raised on ``cellIs``: both are deliberate differences listed in docs/differences.md.
 """
 
 from __future__ import annotations

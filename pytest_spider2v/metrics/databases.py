@@ -168,7 +168,7 @@ def _compare(got: _Database, gold: _Database, checks: set[str], table_targets: l
                 return False
         for name in names if f"{kind}-schema-content" in checks else []:
             rows, gold_rows = got.rows(name), gold.rows(name)
-            if kind == "table":  # a deliberate difference (README): a table's rows have no order
+            if kind == "table":  # a deliberate difference (docs/differences.md): a table's rows have no order
                 rows, gold_rows = sorted(rows, key=repr), sorted(gold_rows, key=repr)
             if rows != gold_rows:
                 logger.info("check_local_database: %s %s contents differ: %s", kind, name, _row_difference(rows, gold_rows))

@@ -9,7 +9,7 @@ with the reports, whose figures it prints, and not in ``cli/``: the core never i
 ``show`` prints the run's manifest and summary, the tables the terminal shows at the end of a run,
 from the task records in the run folder (``results/<run>``); also for a run that was
 interrupted or killed: a task whose record never ended counts as an error, scored 0.
-``compare`` compares runs over the tasks they share (README "Reading results"), warning, by
+``compare`` compares runs over the tasks they share (docs/reading-results.md), warning, by
 field, where their manifests differ in what changes scores. ``merge`` combines shards of one run
 (refusing shards that are not). ``table`` prints the paper's table layout.
 """

@@ -73,7 +73,7 @@ def render_manifest(manifest: Mapping[str, Any]) -> str:
     rows = "".join(f"<tr><td>{escape(name.removeprefix('spider2v.'))}</td><td>{escape(value)}</td></tr>"
                    for name, value in properties(manifest))
     return (f'<details id="spider2v-manifest" open><summary><b>Manifest</b>: the conditions of this run '
-            f'(README "Reading results")</summary><table class="manifest">{rows}</table></details>')
+            f'(docs/reading-results.md)</summary><table class="manifest">{rows}</table></details>')
 
 
 def _chart(title: str, groups: dict[str, GroupFigures]) -> str:

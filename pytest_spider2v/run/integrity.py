@@ -3,7 +3,7 @@
 An instruction may ask the agent to change the user's files, to install packages into the user's
 environments, to configure and restart services: all that is the task, and the evaluation judges
 it. What the harness and the evaluation *execute or read as given* is not the agent's to change,
-and a change there scores 0, flagged ``tampered``, naming the paths (README, "Threat model"):
+and a change there scores 0, flagged ``tampered``, naming the paths (docs/threat-model.md):
 
 * **system programs and libraries**: anything under ``/usr`` but ``/usr/local``, and ``/bin``,
   ``/sbin``, ``/lib*`` (added, changed or deleted: a system package installed with apt counts);

@@ -4,7 +4,7 @@ steps do (reference section 2.2): Playwright attached over CDP fills the vendor'
 These steps only prepare the console the agent is told to use; against an emulator there is no
 console, so they are registered with ``console`` meta and ``--cloud emulate`` waives them. The
 vendors' forms change without notice and cannot be reached from here: this code is implemented,
-verified only with an account (README, "Account tasks").
+verified only with an account (docs/accounts.md).
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ PROPERTY = "spider2v_validation"
 #: Where an xdist worker leaves its selection (counts, deselected node ids) for the controller.
 SELECTION_OUTPUT = "spider2v_selection"
 ABOUT = ("Fingerprints of the tasks that last passed every --validate check (written by pytest --validate; "
-         "see the README's 'Validating tasks'). Commit it after a full validation.")
+         "see docs/validation/changed.md). Commit it after a full validation.")
 
 
 def state_key(task: Task) -> str:

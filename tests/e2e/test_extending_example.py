@@ -1,6 +1,6 @@
-"""The README's Extending example, run as a reader would: its code as a ``conftest.py``, its task
-file under ``tasks/``, pytest started with the agent and provider it registers, in a real
-container."""
+"""The Extending example (docs/extending/index.md), run as a reader would: its code as a
+``conftest.py``, its task file under ``tasks/``, pytest started with the agent and provider it
+registers, in a real container."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.readme import example_blocks
+from tests.support.docs import example_blocks
 
 pytestmark = pytest.mark.e2e
 

@@ -1,5 +1,5 @@
 """The red team: scripted agents that try to escape the score they earned, or to forge one they did
-not, against real environments (README, "Threat model").
+not, against real environments (docs/threat-model.md).
 
 Every case is an agent on a task it cannot honestly solve: the issue's three on the project's own
 tasks (``restock-low-inventory``, ``shop-constraints-analyst-role``), the others on copies of

@@ -1,5 +1,5 @@
-"""The README's Extending example registers one of each kind of extension through the public API
-(its run in a real container is tests/e2e/test_extending_example.py)."""
+"""The Extending example (docs/extending/index.md) registers one of each kind of extension through
+the public API (its run in a real container is tests/e2e/test_extending_example.py)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import subprocess
 import sys
 
 import pytest_spider2v
-from tests.support.readme import example_blocks
+from tests.support.docs import example_blocks
 
 CHECK = """
 import json, sys
 from pytest_spider2v import AgentSettings, Observation
 from pytest_spider2v.registry import agents, getters, load_extensions, metrics, providers, setup_steps
 load_extensions()  # as a pytest run has before any conftest.py: the built-in packages bound to their names
-exec(compile(sys.stdin.read(), "README.md", "exec"), {})
+exec(compile(sys.stdin.read(), "docs/extending/index.md", "exec"), {})
 agent = agents.get("shouter")(AgentSettings("shouter"))
 agent.reset(None)
 first, second = agent.act("x", Observation(None)), agent.act("x", Observation(None))

@@ -1,5 +1,5 @@
-"""The benchmark's figures file and the README table generated from it (the script lives in
-benchmarks/, outside the package, and is loaded from its path)."""
+"""The benchmark's figures file and the Figures page's table (docs/figures.md) generated from it
+(the script lives in benchmarks/, outside the package, and is loaded from its path)."""
 
 from __future__ import annotations
 
@@ -74,8 +74,8 @@ def test_what_recording_costs_a_step_is_judged_on_the_whole_step(harness) -> Non
             "the harness's share alone 0.20 s → 0.23 s (+15 %) | ≤ 10 %: met |") in text
 
 
-def test_the_readme_table_matches_the_committed_figures() -> None:
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--table", "--check", str(ROOT / "README.md")],
+def test_the_docs_table_matches_the_committed_figures() -> None:
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--table", "--check", str(ROOT / "docs" / "figures.md")],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
 

@@ -1,8 +1,8 @@
 """Where our metrics deliberately score differently from the original Spider2-V metrics.
 
 Each test builds its own small input and pins our behaviour; its docstring says what the
-original scored on the same input. The README table "Deliberate differences from the original
-metrics" names these tests, so a change of behaviour here is a change of that table.
+original scored on the same input. The table "Deliberate differences from the original metrics"
+(docs/differences.md) names these tests, so a change of behaviour here is a change of that table.
 """
 
 from __future__ import annotations
@@ -240,7 +240,7 @@ def test_table_rows_are_compared_in_any_order(tmp_path: Path) -> None:
     assert check_local_database(ascending, descending, check_type=["view-schema-content"]) == 0.0
 
 
-# ------------------------------------------------------------------ the README table
+# ------------------------------------------------------------------ the documentation's table
 
 def test_a_print_split_into_two_stream_outputs_counts_as_one(tmp_path: Path) -> None:
     """How a print comes out in stream messages depends on the kernel's flush timing."""
@@ -258,11 +258,11 @@ def test_a_print_split_into_two_stream_outputs_counts_as_one(tmp_path: Path) -> 
     assert compare_notebook_outputs(notebook("accuracy = 89%", "!\n"), expected) == 0.0
 
 
-def test_readme_table_names_tests_of_this_module() -> None:
-    """The README's table of differences cites its tests by name: each must exist here, and
+def test_docs_table_names_tests_of_this_module() -> None:
+    """The documentation's table of differences cites its tests by name: each must exist here, and
     every test here (but this one) must be cited, so table and tests change together."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Deliberate differences from the original metrics", 1)[1].split("\n## ", 1)[0]
+    page = (REPO / "docs" / "differences.md").read_text(encoding="utf-8")
+    section = page.split("## Deliberate differences from the original metrics", 1)[1].split("\n## ", 1)[0]
     cited = set(re.findall(r"`(test_\w+)`", section))
-    here = {name for name in globals() if name.startswith("test_")} - {"test_readme_table_names_tests_of_this_module"}
+    here = {name for name in globals() if name.startswith("test_")} - {"test_docs_table_names_tests_of_this_module"}
     assert cited == here

@@ -7,8 +7,8 @@ errata list, and its solution follows the instruction (and scores what the errat
 which --validate checks). A solution written as ``based-on`` another plays that one's cells, so
 it is read with the words of every file it replays: an abstract solution replaying its verbose
 twin's, which says a fact came from the tutorial, took that fact too. This test finds the citing;
-that the steps themselves use only the instruction's facts is held by review (README, "Reference
-solutions of the original tasks").
+that the steps themselves use only the instruction's facts is held by review
+(docs/tasks/reference-solutions.md).
 """
 
 from __future__ import annotations

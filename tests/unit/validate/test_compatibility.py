@@ -266,8 +266,8 @@ def test_failed_step_names_the_step_or_the_phase(tmp_path: Path) -> None:
 
 
 @pytest.mark.sample
-def test_readme_coverage_table_is_the_commands_output_on_the_sample() -> None:
-    assert compat.main([str(require(SAMPLE)), "--check", str(REPO / "README.md")]) == 0
+def test_docs_coverage_table_is_the_commands_output_on_the_sample() -> None:
+    assert compat.main([str(require(SAMPLE)), "--check", str(REPO / "docs" / "tasks" / "spider2v.md")]) == 0
 
 
 def test_coverage_table_counts_each_app_with_its_reasons_and_check_catches_a_stale_one(tmp_path: Path) -> None:
@@ -279,11 +279,11 @@ def test_coverage_table_counts_each_app_with_its_reasons_and_check_catches_a_sta
     assert "| calc | 3 | 1 | 0 | 0 | 2 | 2 x needs program 'zz-no-such-tool', not in image 'desktop'; " \
            "1 x needs program 'zz-other', not in image 'desktop' |" in table
     assert "| **total** | 3 | 1 | 0 | 0 | 2 | |" in table
-    readme = tmp_path / "README.md"
-    readme.write_text(f"intro\n{compat.COVERAGE_BEGIN}\n{compat.COVERAGE_END}\noutro\n")
-    assert compat.main([str(tasks), "--check", str(readme)]) == 1  # empty: stale
-    assert compat.main([str(tasks), "--write", str(readme)]) == 0
-    assert compat.main([str(tasks), "--check", str(readme)]) == 0
-    assert readme.read_text().startswith(f"intro\n{compat.COVERAGE_BEGIN}\n3 task files, 3 tasks.\n")
+    page = tmp_path / "page.md"
+    page.write_text(f"intro\n{compat.COVERAGE_BEGIN}\n{compat.COVERAGE_END}\noutro\n")
+    assert compat.main([str(tasks), "--check", str(page)]) == 1  # empty: stale
+    assert compat.main([str(tasks), "--write", str(page)]) == 0
+    assert compat.main([str(tasks), "--check", str(page)]) == 0
+    assert page.read_text().startswith(f"intro\n{compat.COVERAGE_BEGIN}\n3 task files, 3 tasks.\n")
     write_task(tasks, "fourth", "exact_match", script="zz-no-such-tool\n", app="jupyter")  # the tree changed
-    assert compat.main([str(tasks), "--check", str(readme)]) == 1
+    assert compat.main([str(tasks), "--check", str(page)]) == 1
