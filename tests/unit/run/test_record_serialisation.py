@@ -34,6 +34,7 @@ from pytest_spider2v.run.results import (
     TaskTimings,
     Video,
 )
+from pytest_spider2v.validate.near_miss import NearMisses, Trial, Uncovered
 
 GOLDEN = Path(__file__).parents[1] / "data" / "records" / "every_part"
 
@@ -226,3 +227,13 @@ def test_an_odd_summary_loads_as_it_always_did() -> None:
     assert read == TaskSummary(nodeid="", tokens=12, sub_answers={"a": True, "b": False}, repeat=1, repeats=2,
                                web_steps=[{"valid": True}])
     assert TaskSummary.from_json({"recorded": {"run": "r", "score": 1}}).recorded == RecordedEnding("r", "", 1)
+
+
+def test_what_a_near_miss_check_tried_is_written_as_before_and_read_back() -> None:
+    found = NearMisses([Trial("compare_table", "cell changed", "B2", 0), Trial("m", "k", "w", 1.0, "p", "KeyError: 'x'")],
+                       [Uncovered("closed_form", "", "no near-miss maker for this metric")])
+    written = {"trials": [{"func": "compare_table", "kind": "cell changed", "where": "B2", "score": 0, "part": "",
+                           "raised": ""},
+                          {"func": "m", "kind": "k", "where": "w", "score": 1.0, "part": "p", "raised": "KeyError: 'x'"}],
+               "uncovered": [{"func": "closed_form", "part": "", "why": "no near-miss maker for this metric"}]}
+    assert found.to_json() == written and NearMisses.from_json(written) == found
