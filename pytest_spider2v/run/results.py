@@ -316,7 +316,7 @@ class TaskResult(JsonRecord):
     evaluation: Records[MetricResult] = field(default_factory=list)
     #: one entry per executed action, also in trajectory.jsonl
     steps: Records[Step] = field(default_factory=list)
-    timings: Annotated[TaskTimings, BeforeValidator(as_object)] = field(default_factory=TaskTimings)
+    timings: TaskTimings = field(default_factory=TaskTimings)
     #: tokens and cost summed over every turn of every attempt, by the agent's names for them
     usage: Numbers = field(default_factory=dict)
     initial_observation: Annotated[ObservationFiles, BeforeValidator(as_object)] = field(
