@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pytest_spider2v.reports.task_summary import TaskSummary
-from pytest_spider2v.run.json_values import JsonObject, JsonValue
+from pytest_spider2v.run.json_values import JsonObject, JsonRecord, JsonValue
 
 #: The labels of the three figures, in the order the tables show them (:meth:`Accuracies.figures`).
 ACCURACY_LABELS = ("by question", "proportional by sub-question", "uniform by sub-question")
 
 
 @dataclass(frozen=True)
-class Accuracies:
+class Accuracies(JsonRecord):
     """The paper's three accuracies over a set of questions."""
 
     questions: int
@@ -39,11 +39,6 @@ class Accuracies:
     def figures(self) -> tuple[float, float, float]:
         """The three accuracies, in the order of :data:`ACCURACY_LABELS`."""
         return self.by_question, self.proportional_by_sub_question, self.uniform_by_sub_question
-
-    def to_json(self) -> JsonObject:
-        return {"questions": self.questions, "sub_questions": self.sub_questions, "by_question": self.by_question,
-                "proportional_by_sub_question": self.proportional_by_sub_question,
-                "uniform_by_sub_question": self.uniform_by_sub_question}
 
 
 @dataclass(frozen=True)

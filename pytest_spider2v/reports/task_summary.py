@@ -9,10 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import Annotated, TypeGuard
+
+from pydantic import PlainValidator, SerializerFunctionWrapHandler, model_serializer, model_validator
 
 from pytest_spider2v.reports.timing import time_parts
-from pytest_spider2v.run.json_values import JsonObject, flag, number, numbers, obj, objects, text, texts
+from pytest_spider2v.run.json_values import (
+    OMITTED_WHEN_EMPTY,
+    Boolean,
+    JsonObject,
+    JsonRecord,
+    Number,
+    Numbers,
+    Object,
+    Objects,
+    OptionalPart,
+    Text,
+    Texts,
+    as_object,
+    number_or_none,
+)
 from pytest_spider2v.run.results import MetricResult, TaskResult
 
 #: how much of a task's detail (why it failed, errored or was skipped) travels with its summary
@@ -25,70 +41,97 @@ WEB_STEP_KEYS = ("valid", "element", "op_f1", "success")
 
 
 @dataclass(frozen=True)
-class RecordedEnding:
+class RecordedEnding(JsonRecord):
     """How the run a replay re-executed had ended the task."""
 
-    run: str  #: that run's folder
-    status: str
-    score: float | None
+    run: Text  #: that run's folder
+    status: Text
+    score: Number
 
     @property
     def outcome(self) -> str:
         return outcome_text(self.status, self.score)
 
-    def to_json(self) -> JsonObject:
-        return {"run": self.run, "status": self.status, "score": self.score}
 
-    @classmethod
-    def from_json(cls, data: JsonObject) -> RecordedEnding:
-        return cls(text(data, "run"), text(data, "status"), number(data, "score"))
+def _whole(value: object) -> int | None:
+    found = number_or_none(value)
+    return None if found is None else int(found)
+
+
+def _verdicts(value: object) -> dict[str, bool]:
+    return {name: bool(verdict) for name, verdict in as_object(value).items()}
+
+
+def _ordinal(value: object) -> int:
+    """A repeat's number or count, 1 when there is none."""
+    return int(number_or_none(value) or 1)
 
 
 @dataclass(frozen=True)
-class TaskSummary:
-    """What the summary needs of one task: its groups, outcome, spending and time."""
+class TaskSummary(JsonRecord):
+    """What the summary needs of one task: its groups, outcome, spending and time.
 
-    nodeid: str
-    task_id: str = ""
-    app: str = ""
-    apps: list[str] = field(default_factory=list)  #: the apps it counts for (its related apps)
-    category: str = ""
-    difficulty: str = ""
-    interface: str = ""
-    variant: str = ""
-    status: str = "error"
-    score: float | None = None
-    tokens: int | None = None
-    cost: float | None = None
-    seconds: float | None = None  #: wall time from its start to its end
-    detail: str = ""  #: the first line of why it ended as it did
+    Its fields are in the order its JSON holds them; the optional ones are left out when empty, and
+    ``repeat`` and ``repeats`` are written together as ``{"repeat": {"index", "of"}}`` for a repeat.
+    """
+
+    nodeid: Text
+    task_id: Text = ""
+    app: Text = ""
+    apps: Texts = field(default_factory=list)  #: the apps it counts for (its related apps)
+    category: Text = ""
+    difficulty: Text = ""
+    interface: Text = ""
+    variant: Text = ""
+    status: Text = "error"
+    score: Number = None
+    tokens: Annotated[int | None, PlainValidator(_whole)] = None
+    cost: Number = None
+    seconds: Number = None  #: wall time from its start to its end
+    detail: Text = ""  #: the first line of why it ended as it did
     #: the faults of the attempts an infrastructure fault ended (``--retries``), in order
-    retried: list[str] = field(default_factory=list)
+    retried: Texts = field(default_factory=list)
     #: a task format's facets (DABench: concepts, answer names), for tasks that have them
-    facets: JsonObject = field(default_factory=dict)
+    facets: Annotated[Object, OMITTED_WHEN_EMPTY] = field(default_factory=dict)
     #: each sub-answer's verdict, for a closed-form question
-    sub_answers: dict[str, bool] = field(default_factory=dict)
+    sub_answers: Annotated[dict[str, bool], PlainValidator(_verdicts), OMITTED_WHEN_EMPTY] = field(
+        default_factory=dict)
     #: how the replayed run ended the task, for a replay
-    recorded: RecordedEnding | None = None
+    recorded: OptionalPart[RecordedEnding] = None
     #: the task's erratum (its kind and summary) when it is on the errata list, else ""
-    errata: str = ""
+    errata: Annotated[Text, OMITTED_WHEN_EMPTY] = ""
     #: it ran against emulators (``--cloud emulate``): its score proves the harness, not an agent
-    emulated: bool = False
+    emulated: Annotated[Boolean, OMITTED_WHEN_EMPTY] = False
     #: the cluster node its environment ran on; "" on this machine
-    node: str = ""
+    node: Annotated[Text, OMITTED_WHEN_EMPTY] = ""
     #: whom an outcome other than a pass is charged to: "agent", "environment" or "harness"
-    charged_to: str = ""
+    charged_to: Annotated[Text, OMITTED_WHEN_EMPTY] = ""
     #: it scored 0 for tampering with what its evaluation takes as given
-    tampered: bool = False
+    tampered: Annotated[Boolean, OMITTED_WHEN_EMPTY] = False
     #: each step's verdicts, for a Multimodal-Mind2Web task (``valid``, ``element``, ``op_f1``, ``success``)
-    web_steps: list[JsonObject] = field(default_factory=list)
+    web_steps: Annotated[Objects, OMITTED_WHEN_EMPTY] = field(default_factory=list)
     #: which of its task's ``--repeat`` runs it is (1 of 1 without ``--repeat``)
-    repeat: int = 1
-    repeats: int = 1
-    image: str = ""  #: the image its environment ran from, by digest
-    fingerprint: str = ""  #: the task's fingerprint, when one was computed
+    repeat: Annotated[int, PlainValidator(_ordinal)] = 1
+    repeats: Annotated[int, PlainValidator(_ordinal)] = 1
+    image: Annotated[Text, OMITTED_WHEN_EMPTY] = ""  #: the image its environment ran from, by digest
+    fingerprint: Annotated[Text, OMITTED_WHEN_EMPTY] = ""  #: the task's fingerprint, when one was computed
     #: where its wall time went, in seconds per part of :data:`~.timing.TIME_PARTS`
-    time_parts: dict[str, float] = field(default_factory=dict)
+    time_parts: Annotated[Numbers, OMITTED_WHEN_EMPTY] = field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_repeat(cls, data: object) -> object:
+        if not isinstance(data, dict):
+            return {}
+        repeat = as_object(data.get("repeat"))
+        return {**data, "repeat": repeat.get("index"), "repeats": repeat.get("of")}
+
+    @model_serializer(mode="wrap")
+    def _write_repeat(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        written: JsonObject = handler(self)
+        repeat = {"index": self.repeat, "of": self.repeats}
+        return {key: repeat if key == "repeat" else value for key, value in written.items()
+                if key != "repeats" and (key != "repeat" or self.repeats > 1)}
 
     @classmethod
     def of(cls, result: TaskResult) -> TaskSummary:
@@ -154,60 +197,6 @@ class TaskSummary:
         single = {"category": self.category, "difficulty": self.difficulty, "variant": self.variant,
                   "interface": self.interface}
         return [value or "?" for value in (self.apps if grouping == "app" else [single[grouping]])]
-
-    def to_json(self) -> JsonObject:
-        data: JsonObject = {
-            "nodeid": self.nodeid, "task_id": self.task_id, "app": self.app, "apps": self.apps,
-            "category": self.category, "difficulty": self.difficulty, "interface": self.interface,
-            "variant": self.variant, "status": self.status, "score": self.score, "tokens": self.tokens,
-            "cost": self.cost, "seconds": self.seconds, "detail": self.detail, "retried": self.retried,
-        }
-        if self.facets:
-            data["facets"] = self.facets
-        if self.sub_answers:
-            data["sub_answers"] = self.sub_answers
-        if self.recorded is not None:
-            data["recorded"] = self.recorded.to_json()
-        if self.errata:
-            data["errata"] = self.errata
-        if self.emulated:
-            data["emulated"] = True
-        if self.node:
-            data["node"] = self.node
-        if self.charged_to:
-            data["charged_to"] = self.charged_to
-        if self.tampered:
-            data["tampered"] = True
-        if self.web_steps:
-            data["web_steps"] = list(self.web_steps)
-        if self.repeats > 1:
-            data["repeat"] = {"index": self.repeat, "of": self.repeats}
-        if self.image:
-            data["image"] = self.image
-        if self.fingerprint:
-            data["fingerprint"] = self.fingerprint
-        if self.time_parts:
-            data["time_parts"] = dict(self.time_parts)
-        return data
-
-    @classmethod
-    def from_json(cls, data: JsonObject) -> TaskSummary:
-        tokens, recorded = number(data, "tokens"), obj(data, "recorded")
-        verdicts, repeat = obj(data, "sub_answers"), obj(data, "repeat")
-        return cls(
-            nodeid=text(data, "nodeid"), task_id=text(data, "task_id"), app=text(data, "app"),
-            apps=texts(data, "apps"), category=text(data, "category"), difficulty=text(data, "difficulty"),
-            interface=text(data, "interface"), variant=text(data, "variant"), status=text(data, "status", "error"),
-            score=number(data, "score"), tokens=int(tokens) if tokens is not None else None,
-            cost=number(data, "cost"), seconds=number(data, "seconds"), detail=text(data, "detail"),
-            retried=texts(data, "retried"), facets=obj(data, "facets"),
-            sub_answers={name: bool(verdict) for name, verdict in verdicts.items()},
-            recorded=RecordedEnding.from_json(recorded) if recorded else None, errata=text(data, "errata"),
-            emulated=flag(data, "emulated", False), node=text(data, "node"), charged_to=text(data, "charged_to"),
-            tampered=flag(data, "tampered", False), web_steps=list(objects(data, "web_steps")),
-            repeat=int(number(repeat, "index") or 1), repeats=int(number(repeat, "of") or 1),
-            image=text(data, "image"), fingerprint=text(data, "fingerprint"), time_parts=numbers(obj(data, "time_parts")),
-        )
 
 
 def outcome_text(status: str, score: float | None) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pytest_spider2v.reports.task_summary import TaskSummary
-from pytest_spider2v.run.json_values import JsonObject
+from pytest_spider2v.run.json_values import JsonObject, JsonRecord
 
 #: The figures in the card's order, with their labels.
 FIGURE_LABELS = (("step_success", "step success"), ("task_success", "task success"), ("op_f1", "operation F1"),
@@ -26,7 +26,7 @@ GROUPS = ("split", "domain", "website")
 
 
 @dataclass(frozen=True)
-class WebFigures:
+class WebFigures(JsonRecord):
     """The card's four figures over a group of tasks, with what they average over."""
 
     tasks: int  #: tasks with at least one valid step
@@ -38,10 +38,6 @@ class WebFigures:
 
     def value(self, name: str) -> float:
         return float(getattr(self, name))
-
-    def to_json(self) -> JsonObject:
-        return {"tasks": self.tasks, "steps": self.steps, "step_success": self.step_success,
-                "task_success": self.task_success, "op_f1": self.op_f1, "element_accuracy": self.element_accuracy}
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypedDict, Union
 
-from pytest_spider2v.run.json_values import JsonObject, number, text
+from pytest_spider2v.run.json_values import JsonRecord, Number, Text
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
 
@@ -68,21 +68,14 @@ class AgentSettings:
 
 
 @dataclass(frozen=True)
-class RecordedOutcome:
+class RecordedOutcome(JsonRecord):
     """How an earlier run ended a task, as its record says: what an agent that re-executes that
     run's episode (``replay``) is compared with."""
 
-    run: str  #: the earlier run's folder
-    agent: str  #: the agent that ran it
-    status: str
-    score: float | None
-
-    def to_json(self) -> JsonObject:
-        return {"run": self.run, "agent": self.agent, "status": self.status, "score": self.score}
-
-    @classmethod
-    def from_json(cls, data: JsonObject) -> RecordedOutcome:
-        return cls(text(data, "run"), text(data, "agent"), text(data, "status"), number(data, "score"))
+    run: Text  #: the earlier run's folder
+    agent: Text  #: the agent that ran it
+    status: Text
+    score: Number
 
 
 class Agent(ABC):

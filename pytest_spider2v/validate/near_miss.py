@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pytest_spider2v.registry import near_misses
 from pytest_spider2v.run.evaluation import Fetched, score_metric
+from pytest_spider2v.run.json_values import JsonRecord
 
 Outcome = Literal["caught", "crashed", "lax"]
 
@@ -69,8 +70,9 @@ class Uncovered:
 
 
 @dataclass
-class NearMisses:
-    """What the near-miss check of one task tried, and what it could not."""
+class NearMisses(JsonRecord):
+    """What the near-miss check of one task tried, and what it could not: a record that travels in
+    ``user_properties`` (and the validation state) as ``{"trials": [...], "uncovered": [...]}``."""
 
     trials: list[Trial] = field(default_factory=list)
     uncovered: list[Uncovered] = field(default_factory=list)
@@ -102,12 +104,6 @@ class NearMisses:
             parts.append("not covered: " + ", ".join(u.describe() for u in self.uncovered))
         return "; ".join(parts)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"trials": [asdict(t) for t in self.trials], "uncovered": [asdict(u) for u in self.uncovered]}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> NearMisses:
-        return cls([Trial(**t) for t in data.get("trials", [])], [Uncovered(**u) for u in data.get("uncovered", [])])
 
 
 def try_near_misses(fetched: Sequence[Fetched], workdir: Path) -> NearMisses:

@@ -83,7 +83,7 @@ def test_missing_and_unknown_keys_are_tolerated() -> None:
                                    "steps": [{"action": "pyautogui.click()", "kind": "code"}, "not a step"],
                                    "evaluation": [{"func": "m", "parts": "not a list"}], "timings": {"total": "?"}})
     assert (result.task_id, result.status, result.score, result.nodeid, result.apps) == ("t", "failed", 0, "", [])
-    assert result.steps == [Step(0, None, "", "pyautogui.click()", "code", {}, 0.0, 0.0)]
+    assert result.steps == [Step(0, None, "", "pyautogui.click()", "code", {}, duration=0.0, think=0.0)]
     assert result.evaluation == [MetricResult("m", 0.0, "")] and result.timings.total is None
     assert (result.live_view, result.video, result.replay_of) == (None, None, None)
 
