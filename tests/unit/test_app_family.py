@@ -1,19 +1,21 @@
 """The checklist "Adding an application family" (``docs/extending/app-family.md``), walked: a toy
-family written in a temporary folder the way a third-party package would write it, and each step
-shown to take. A test here names the step it checks; when the checklist changes, so does this.
+family written in a temporary folder the way a third-party package would write it, from the
+checklist's own code blocks, and each step shown to take. A test here names the step it checks.
 
 The toy family ``toy`` is an installed distribution (a ``.dist-info`` on ``sys.path``) whose one
-module of the ``pytest_spider2v`` entry-point group registers a setup step, a getter, a metric, a
-near-miss maker and its recipes folder (one recipe layered on the desktop, a snapshot entry, a
-provides entry), and a project task in ``tasks/toy/`` uses them. Nothing is built and no
-container starts: the steps are checked where the run and ``--validate`` read them.
+module of the ``pytest_spider2v`` entry-point group registers its recipes folder (one recipe
+layered on the desktop, a snapshot entry, a provides entry), a setup step, a getter, a metric and
+a near-miss maker, and a project task in ``tasks/toy/`` uses them. Nothing is built and no
+container starts: each step is checked where the build, the run and ``--validate`` read it.
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import re
 import sys
+import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,37 +33,18 @@ from pytest_spider2v.tasks.availability import Accounts, unavailable_reasons
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.fingerprint import Fingerprinter
+from tests.support.shared import REPO
 
-#: The extension's module, as its package would ship it (step 2 of the checklist).
-EXTENSION = '''
-"""The toy family: a counter service (``toyctl``) and its boards."""
-from pathlib import Path
-
-from pytest_spider2v import NearMiss, TaskContext
-from pytest_spider2v.registry import getters, metrics, near_misses, recipes_dirs, setup_steps
-
-recipes_dirs.add("toy", Path(__file__).parent / "recipes")
+#: The checklist, whose code blocks (each after an ``<!-- app-family: NAME -->`` line) the toy
+#: family is written from.
+CHECKLIST = REPO / "docs" / "extending" / "app-family.md"
+BLOCK = re.compile(r"^<!-- app-family: (\S+) -->\n```\w*\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
-@setup_steps.register()
-def toy_open(ctx: TaskContext, board: str) -> None:
-    ctx.env.execute(["toyctl", "open", board])
+def checklist_blocks() -> dict[str, str]:
+    """The checklist's code blocks, by the name on the line before each."""
+    return dict(BLOCK.findall(CHECKLIST.read_text(encoding="utf-8")))
 
-
-@getters.register()
-def toy_board(ctx: TaskContext, spec: dict) -> int:
-    return int(ctx.env.execute(["toyctl", "count", spec["board"]]).output)
-
-
-@metrics.register()
-def toy_matches(result: int, expected: dict) -> float:
-    return float(result == expected["count"])
-
-
-@near_misses.register("toy_matches")
-def toy_counts(result, expected, options, workdir):
-    yield NearMiss("count off by one", "board", result + 1)
-'''
 
 #: The task's evaluation: the toy getter's count against the rule's.
 TASK = {
@@ -92,24 +75,26 @@ class ToyFamily:
 
 def write_toy_family(base: Path) -> ToyFamily:
     """Every file of the checklist's steps, as a third party writes them."""
+    blocks = checklist_blocks()
     site = base / "site"
     package = site / "toy_spider2v"
     recipes = package / "recipes"
     (recipes / "toy").mkdir(parents=True)
+    # step 0: the extension module and its entry point, as an installed distribution declares it
+    (package / "__init__.py").write_text(blocks["register"] + "\n\n" + blocks["extension"])
+    dist = site / "toy_spider2v-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-spider2v\nVersion: 0.1\n")
+    group = "pytest_spider2v"
+    entry_points = tomllib.loads(blocks["pyproject.toml"])["project"]["entry-points"][group]
+    (dist / "entry_points.txt").write_text(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points.items()))
     # step 1: the recipe, layered on the desktop
     (recipes / "toy" / "Dockerfile").write_text("ARG BASE\nFROM ${BASE}\nCOPY toyctl /usr/local/bin/toyctl\n")
     (recipes / "toy" / "toyctl").write_text("#!/bin/sh\necho 3\n")
     (recipes / "toy" / "recipe.yaml").write_text("parent: desktop\n")
-    # step 2: the snapshot tasks name
-    (recipes / "snapshots.yaml").write_text("snapshots:\n  toy: {recipe: toy, ports: [7000], limits: {memory: 1g}}\n")
-    # step 3: what the image offers a task
-    (recipes / "provides.yaml").write_text("families:\n  toy:\n    programs: [toyctl]\n")
-    # step 4: steps, getters, metrics and near misses, loaded through the entry point
-    (package / "__init__.py").write_text(EXTENSION)
-    dist = site / "toy_spider2v-0.1.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-spider2v\nVersion: 0.1\n")
-    (dist / "entry_points.txt").write_text("[pytest_spider2v]\ntoy = toy_spider2v\n")
+    # steps 2 and 3: the snapshot tasks name, what the image offers a task
+    (recipes / "snapshots.yaml").write_text(blocks["snapshots.yaml"])
+    (recipes / "provides.yaml").write_text(blocks["provides.yaml"])
     # step 5: a task of the family, with its reference and wrong solutions
     root = base / "project"
     folder = root / "tasks" / "toy" / "count-widgets"
@@ -138,7 +123,7 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ToyFamily]:
         del sys.modules[name]
 
 
-def test_step_4_the_extension_registers_its_names_through_its_entry_point(toy: ToyFamily) -> None:
+def test_steps_0_and_4_the_extension_registers_through_its_entry_point(toy: ToyFamily) -> None:
     module = sys.modules["toy_spider2v"]
     assert setup_steps.get("toy_open") is module.toy_open
     assert getters.get("toy_board") is module.toy_board
