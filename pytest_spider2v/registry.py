@@ -15,6 +15,7 @@ import inspect
 import pkgutil
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 from typing import Any, Generic, TypeVar
 
@@ -176,6 +177,12 @@ providers: Registry[Callable[..., Any]] = Registry("provider")
 #: Task file formats beyond the built-in layouts (see ``pytest_spider2v.tasks.formats.TaskFormat``):
 #: collection asks them which files are task files and turns those into tasks.
 task_formats: Registry[Any] = Registry("task format")
+#: Folders laid out like the built-in ``environments/recipes``, by a name of the extension's
+#: choosing: the recipe folders of an application family of its own (``<recipe>/Dockerfile``,
+#: ``<recipe>/recipe.yaml``), and a ``snapshots.yaml`` (``snapshots:``) and ``provides.yaml``
+#: (``families:``) whose entries add to the built-in tables (see
+#: :func:`pytest_spider2v.environments.snapshots.recipes_dirs`).
+recipes_dirs: Registry[Path] = Registry("recipes folder")
 
 
 #: Entry-point group of the extensions: modules that fill the registries on import. The built-in

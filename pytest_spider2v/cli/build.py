@@ -31,6 +31,7 @@ from pytest_spider2v.environments.build import (
 )
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.snapshots import image_name
+from pytest_spider2v.registry import load_extensions
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,6 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="recipes built at once (siblings over one parent)")
     parser.add_argument("--push", metavar="REGISTRY", help="then push each image to REGISTRY (HOST:PORT)")
     args = parser.parse_args(argv)
+    load_extensions()  # an extension may register a recipes folder of its own (registry.recipes_dirs)
 
     try:
         client = docker.from_env(timeout=3600)

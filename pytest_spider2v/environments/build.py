@@ -30,7 +30,7 @@ from docker.errors import APIError, DockerException, ImageNotFound
 from docker.models.images import Image
 
 from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR
-from pytest_spider2v.environments.snapshots import image_name, load_snapshots, recipe_parent
+from pytest_spider2v.environments.snapshots import image_name, load_snapshots, recipe_dir, recipe_parent
 from pytest_spider2v.threads import leave_signals_to_main_thread
 
 BASE_IMAGE = "spider2v/base:bookworm"
@@ -163,21 +163,21 @@ def _drop_replaced(client: docker.DockerClient, image_id: str) -> None:
 def build_recipe(client: docker.DockerClient, recipe: str, base: str, environments_dir: Path,
                  force: bool = False, nocache: bool = False) -> dict[str, Any]:
     """Build (or reuse) one recipe's image; returns its build figures."""
-    recipe_dir = environments_dir / recipe
-    if not (recipe_dir / "Dockerfile").is_file():
-        raise BuildError(f"no recipe {recipe!r}: {recipe_dir}/Dockerfile does not exist")
+    folder = recipe_dir(recipe, environments_dir)
+    if not (folder / "Dockerfile").is_file():
+        raise BuildError(f"no recipe {recipe!r}: {folder}/Dockerfile does not exist")
     tag = image_name(recipe)
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"spider2v-{recipe}-") as tmp:
         context = Path(tmp)
-        assemble_context(recipe_dir, context)
+        assemble_context(folder, context)
         digest = context_hash(context, str(client.images.get(base).id))
         existing = _image_or_none(client, tag)
         reused = not (force or nocache) and existing is not None and existing.labels.get(HASH_LABEL) == digest
         if reused:
             _log(f"{tag} is up to date ({digest[:12]})")
         else:
-            _log(f"building {tag} from {recipe_dir} on {base}")
+            _log(f"building {tag} from {folder} on {base}")
             labels = {"pytest-spider2v": "1", "pytest-spider2v.recipe": recipe, HASH_LABEL: digest}
             _stream_build(client, context, tag, base, labels, nocache)
             if existing is not None and existing.id != client.images.get(tag).id:

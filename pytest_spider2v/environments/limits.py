@@ -95,8 +95,10 @@ class Limits:
         )
 
 
-def snapshot_limits(path: Path) -> dict[str, Limits]:
-    """Each snapshot's limits from ``snapshots.yaml``, the top-level ``limits:`` under its own.
+def snapshot_limits(path: Path, *added: Path) -> dict[str, Limits]:
+    """Each snapshot's limits from ``snapshots.yaml``, the top-level ``limits:`` under its own;
+    ``added`` are the tables of recipes folders that extensions register, whose snapshots run
+    under this table's top-level limits too.
 
     The build command reads the same table for recipes and ports and has no use for limits,
     so they are read here, for the providers that apply them.
@@ -104,7 +106,9 @@ def snapshot_limits(path: Path) -> dict[str, Limits]:
     data = yaml.safe_load(path.read_text()) or {}
     base = Limits.from_mapping(data.get("limits") or {}, f"{path}: limits")
     result: dict[str, Limits] = {}
-    for name, entry in (data.get("snapshots") or {}).items():
-        own = entry.get("limits") if isinstance(entry, Mapping) else None
-        result[str(name)] = Limits.from_mapping(own or {}, f"{path}: {name}.limits").over(base)
+    for table in (path, *added):
+        entries = (data if table == path else yaml.safe_load(table.read_text()) or {}).get("snapshots") or {}
+        for name, entry in entries.items():
+            own = entry.get("limits") if isinstance(entry, Mapping) else None
+            result[str(name)] = Limits.from_mapping(own or {}, f"{table}: {name}.limits").over(base)
     return result

@@ -20,7 +20,7 @@ from typing import Protocol, TypeVar, runtime_checkable
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.limits import Limits, snapshot_limits
-from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots
+from pytest_spider2v.environments.snapshots import Snapshot, load_snapshots, recipe_tables
 
 
 @runtime_checkable
@@ -98,7 +98,7 @@ class SnapshotTable:
                  disk: str | int | None = None) -> None:
         self.provider = provider
         self.snapshots = load_snapshots(environments_dir)
-        self.limits = snapshot_limits(environments_dir / "snapshots.yaml")
+        self.limits = snapshot_limits(*recipe_tables("snapshots.yaml", environments_dir))
         self.overrides = Limits.from_options(memory, cpus, pids, disk)
 
     def __getitem__(self, name: str) -> Snapshot:

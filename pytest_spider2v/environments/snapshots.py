@@ -7,6 +7,11 @@ Each folder here is a recipe (a Dockerfile and what it copies) whose image is
 and the build command can never disagree. ``provides.yaml`` declares what each recipe's image
 offers a task (programs, conda environments, Python packages, served hosts), for the static
 needs analysis (:mod:`pytest_spider2v.tasks.needs.analysis`); an end-to-end test holds it to the built images.
+
+An extension that brings an application family of its own registers a folder laid out the same
+way in :data:`pytest_spider2v.registry.recipes_dirs`: its recipes are found beside the built-in
+ones (and may be layered on them), and its tables' entries add to the built-in tables'
+(:func:`recipes_dirs`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import yaml
 
 from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.registry import recipes_dirs as registered_recipes_dirs
 
 #: The guest server's port, inside every environment.
 GUEST_SERVER_PORT = 5000
@@ -46,13 +52,45 @@ class Snapshot:
         return image_name(self.recipe)
 
 
+def recipes_dirs(environments_dir: Path = RECIPES_DIR) -> tuple[Path, ...]:
+    """Where recipes and their tables lie: ``environments_dir`` (the built-in ``recipes/``), then
+    each folder an extension registers in :data:`pytest_spider2v.registry.recipes_dirs`, by its
+    name. So an application family outside this package adds its images, its snapshots and what
+    they provide without copying this folder, and its recipes may name a built-in ``parent``."""
+    registered = (registered_recipes_dirs.get(name) for name in registered_recipes_dirs.available())
+    return tuple(dict.fromkeys([environments_dir, *registered]))
+
+
+def recipe_dir(recipe: str, environments_dir: Path = RECIPES_DIR) -> Path:
+    """A recipe's folder: the first of :func:`recipes_dirs` that holds it (in ``environments_dir``
+    when none does, for the error that follows)."""
+    return next((folder / recipe for folder in recipes_dirs(environments_dir) if (folder / recipe).is_dir()),
+                environments_dir / recipe)
+
+
+def recipe_tables(file_name: str, environments_dir: Path = RECIPES_DIR) -> tuple[Path, ...]:
+    """The tables named ``file_name`` (``snapshots.yaml``, ``provides.yaml``): ``environments_dir``'s,
+    then those of the registered folders that have one. A registered table holds entries only
+    (``snapshots:``, ``families:``); the built-in table's other keys apply to them too."""
+    added = (folder / file_name for folder in recipes_dirs(environments_dir)[1:])
+    return (environments_dir / file_name, *(path for path in added if path.is_file()))
+
+
+def _added_entries(path: Path, data: dict[str, Any], key: str) -> dict[str, Any]:
+    """A registered table's entries under ``key``: the only key such a table may have."""
+    unknown = set(data) - {key}
+    if unknown:
+        raise ValueError(f"{path}: an added table holds only {key!r}, not {sorted(unknown)}")
+    return dict(data.get(key) or {})
+
+
 def recipe_parent(recipe: str, environments_dir: Path = RECIPES_DIR) -> str | None:
     """The recipe a recipe's image is layered on (``parent:`` in its ``recipe.yaml``), if any.
 
     Application families (databases, Airflow, ...) are layers over the desktop, so changing one
     rebuilds only that family's image, and every family shares the desktop's layers on disk.
     """
-    path = environments_dir / recipe / "recipe.yaml"
+    path = recipe_dir(recipe, environments_dir) / "recipe.yaml"
     if not path.is_file():
         return None
     parent = (yaml.safe_load(path.read_text()) or {}).get("parent")
@@ -61,12 +99,32 @@ def recipe_parent(recipe: str, environments_dir: Path = RECIPES_DIR) -> str | No
     return parent
 
 
+def snapshot_entries(environments_dir: Path = RECIPES_DIR) -> dict[str, tuple[Path, Any]]:
+    """Each snapshot's entry as written, with the table it is in, from every ``snapshots.yaml``
+    (:func:`recipe_tables`; cached per file version). A name in two tables is an error: an
+    extension adds snapshots, it never redefines one."""
+    tables = recipe_tables("snapshots.yaml", environments_dir)
+    return dict(_snapshot_entries(tuple((path, path.stat().st_mtime_ns) for path in tables)))
+
+
+@lru_cache(maxsize=4)
+def _snapshot_entries(tables: tuple[tuple[Path, int], ...]) -> dict[str, tuple[Path, Any]]:
+    found: dict[str, tuple[Path, Any]] = {}
+    for i, (path, _) in enumerate(tables):
+        data = yaml.safe_load(path.read_text()) or {}
+        entries = _added_entries(path, data, "snapshots") if i else (data.get("snapshots") or {})
+        for name, entry in entries.items():
+            if str(name) in found:
+                raise ValueError(f"{path}: snapshot {name!r} is already in {found[str(name)][0]}")
+            found[str(name)] = (path, entry)
+    return found
+
+
 def load_snapshots(environments_dir: Path = RECIPES_DIR) -> dict[str, Snapshot]:
-    """Parse ``snapshots.yaml``; entries are ``name: recipe`` or ``name: {recipe, ports, display}``."""
-    path = environments_dir / "snapshots.yaml"
-    data = yaml.safe_load(path.read_text()) or {}
+    """Parse ``snapshots.yaml`` (and the registered folders' tables); entries are ``name: recipe``
+    or ``name: {recipe, ports, display}``."""
     snapshots: dict[str, Snapshot] = {}
-    for name, entry in (data.get("snapshots") or {}).items():
+    for name, (path, entry) in snapshot_entries(environments_dir).items():
         if isinstance(entry, str):
             entry = {"recipe": entry}
         if not isinstance(entry, dict) or not isinstance(entry.get("recipe"), str):
@@ -76,7 +134,7 @@ def load_snapshots(environments_dir: Path = RECIPES_DIR) -> dict[str, Snapshot]:
         display = entry.get("display", True)
         if not isinstance(display, bool):
             raise ValueError(f"{path}: snapshot {name!r}: display must be true or false, got {display!r}")
-        snapshots[str(name)] = Snapshot(str(name), entry["recipe"], ports, display)
+        snapshots[name] = Snapshot(name, entry["recipe"], ports, display)
     return snapshots
 
 
@@ -135,16 +193,23 @@ _LISTS = ("programs", "commands", "conda_envs", "serves")
 
 
 def load_manifest(environments_dir: Path = RECIPES_DIR) -> Manifest:
-    """Parse ``provides.yaml`` (cached per file version). A family's entries add to its parent
-    recipe's, as its image's layers add to the parent image."""
-    path = environments_dir / "provides.yaml"
-    return _load_manifest(path, path.stat().st_mtime_ns)
+    """Parse ``provides.yaml`` and the registered folders' (:func:`recipe_tables`; cached per file
+    version). A family's entries add to its parent recipe's, as its image's layers add to the
+    parent image."""
+    tables = recipe_tables("provides.yaml", environments_dir)
+    return _load_manifest(tuple((path, path.stat().st_mtime_ns) for path in tables))
 
 
 @lru_cache(maxsize=4)
-def _load_manifest(path: Path, mtime_ns: int) -> Manifest:
+def _load_manifest(tables: tuple[tuple[Path, int], ...]) -> Manifest:
+    path = tables[0][0]
     data = yaml.safe_load(path.read_text()) or {}
-    entries: dict[str, Any] = data.get("families") or {}
+    entries: dict[str, Any] = dict(data.get("families") or {})
+    for added, _ in tables[1:]:
+        for name, entry in _added_entries(added, yaml.safe_load(added.read_text()) or {}, "families").items():
+            if name in entries:
+                raise ValueError(f"{added}: family {name!r} is in another provides.yaml already")
+            entries[name] = entry
     serves = frozenset(str(h) for h in data.get("serves") or [])
     distributions = {str(k): tuple(normalize_distribution(str(d)) for d in (v if isinstance(v, list) else [v]))
                      for k, v in (data.get("distributions") or {}).items()}

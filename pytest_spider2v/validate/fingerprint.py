@@ -57,7 +57,7 @@ from typing import Any
 import yaml
 
 from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR, SOLUTION_HELPERS_DIR
-from pytest_spider2v.environments.snapshots import load_snapshots, recipe_parent
+from pytest_spider2v.environments.snapshots import load_snapshots, recipe_dir, recipe_parent, snapshot_entries
 from pytest_spider2v.registry import EXTENSIONS_GROUP, Registry, getters, metrics, near_misses, setup_steps
 from pytest_spider2v.tasks.model import BUILT_IN_LAYOUTS, Task
 from pytest_spider2v.tasks.solution_format import base_files
@@ -379,7 +379,8 @@ class Fingerprinter:
         self.registries = {"setup step": steps, "getter": getters, "metric": metrics}
         self.near_misses = near_misses
         self.code = CodeDigests(packages)
-        self._snapshots_file = yaml.safe_load((environments_dir / "snapshots.yaml").read_text()) or {}
+        self._limits = (yaml.safe_load((environments_dir / "snapshots.yaml").read_text()) or {}).get("limits")
+        self._entries = {name: entry for name, (_, entry) in snapshot_entries(environments_dir).items()}
         self._snapshots = load_snapshots(environments_dir)
         self._digests: dict[str, str] = {}
         self._helpers: dict[str, list[Path]] | None = None
@@ -438,13 +439,12 @@ class Fingerprinter:
 
     def _environment(self, snapshot: str) -> str:
         if snapshot not in self._digests:
-            entries = self._snapshots_file.get("snapshots") or {}
-            parts = [json.dumps([self._snapshots_file.get("limits"), entries.get(snapshot)], sort_keys=True, default=str)]
+            parts = [json.dumps([self._limits, self._entries.get(snapshot)], sort_keys=True, default=str)]
             recipe: str | None = self._snapshots[snapshot].recipe if snapshot in self._snapshots else None
             seen: set[str] = set()
             while recipe is not None and recipe not in seen:
                 seen.add(recipe)
-                folder = self.environments_dir / recipe
+                folder = recipe_dir(recipe, self.environments_dir)
                 parts.append(f"{recipe}:{tree_digest(folder) if folder.is_dir() else 'missing'}")
                 recipe = recipe_parent(recipe, self.environments_dir)
             parts.append(f"guest:{self._guest()}")

@@ -11,7 +11,6 @@ by distribution name, not version; hosts against what the family serves.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,6 @@ from pytest_spider2v.environments.snapshots import (
     RECIPES_DIR,
     Family,
     Manifest,
-    Snapshot,
     load_manifest,
     load_snapshots,
     normalize_distribution,
@@ -88,7 +86,7 @@ def unmet_needs(task: Task, environments_dir: Path = RECIPES_DIR,
     """What the task needs that its image family does not provide (first place named, each once),
     with the corrections ``known_needs`` holds for the task."""
     manifest = load_manifest(environments_dir)
-    snapshot = _snapshots(environments_dir).get(task.spec.snapshot)
+    snapshot = load_snapshots(environments_dir).get(task.spec.snapshot)
     family = manifest.families.get(snapshot.recipe) if snapshot is not None else None
     image = snapshot.recipe if snapshot is not None else task.spec.snapshot
     found = task_needs(task, manifest)
@@ -102,11 +100,6 @@ def unmet_needs(task: Task, environments_dir: Path = RECIPES_DIR,
             unmet.setdefault((need.kind, need.name, problem.called if problem.offered else ""), problem)
     order: dict[str, int] = {"file": 0, "program": 1, "conda_env": 2, "package": 3, "host": 4}
     return sorted(unmet.values(), key=lambda u: order[u.need.kind])
-
-
-@lru_cache(maxsize=4)
-def _snapshots(environments_dir: Path) -> dict[str, Snapshot]:
-    return load_snapshots(environments_dir)
 
 
 def _cannot_provide(manifest: Manifest, words: list[str]) -> str:
