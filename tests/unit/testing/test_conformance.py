@@ -1,6 +1,6 @@
 """The testing kit's conformance suites run against the kit's own stand-ins and a built-in agent
-(they must pass, as any provider's or agent's would), and against ones that break the contract
-(the suite must fail them, naming what broke)."""
+(they must pass, as any provider's or agent's would), against ones that break the contract (the
+suite must fail them, naming what broke), and against the docs' example agent."""
 
 from __future__ import annotations
 
@@ -14,6 +14,10 @@ from pytest_spider2v.testing.fakes import OneActionAgent
 from pytest_spider2v.testing.local import LocalProvider
 from pytest_spider2v.testing.provider_conformance import ProviderConformance, ScreenConformance
 from pytest_spider2v.testing.screen import ScreenProvider
+from tests.support.readme import example_blocks
+from tests.support.shared import REPO
+
+TESTING_KIT_PAGE = REPO / "docs" / "extending" / "testing-kit.md"
 
 
 class TestLocalProvider(ProviderConformance):
@@ -101,3 +105,8 @@ def test_an_agent_answering_what_cannot_run_fails(pytester: pytest.Pytester) -> 
     result = pytester.runpytest_subprocess("-p", "no:spider2v", "-q")
     result.assert_outcomes(passed=2, failed=3)
     result.stdout.fnmatch_lines(["*an action is code, a special word or a dict, not 42*"])
+
+
+def test_the_docs_agent_example_passes_the_suite(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(test_wave_agent=example_blocks("agent-kit-example", TESTING_KIT_PAGE)["python"])
+    pytester.runpytest_subprocess("-q").assert_outcomes(passed=5)  # as a reader runs it: the plugin loaded
