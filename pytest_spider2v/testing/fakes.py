@@ -25,7 +25,7 @@ from pytest_spider2v.tasks.model import Task
 Command = str | list[str]
 
 
-# -- an environment and its provider -------------------------------------------------------------
+# -- an environment, its witness and its provider -------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -248,6 +248,9 @@ class FakeProvider(Provider):
         for env in left:
             self.release(env)
         return len(left)
+
+
+# -- an agent -------------------------------------------------------------------------------------
 
 
 class OneActionAgent(Agent):

@@ -107,7 +107,10 @@ class LocalEnvironment(Environment):
             out, err = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds the pipes
+                out, err = "", ""
             return ExecResult(124, out, err + f"\ncommand timed out after {timeout:g} s\n")
         return ExecResult(proc.returncode, out, err)
 

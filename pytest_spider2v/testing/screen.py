@@ -1,9 +1,9 @@
 """A stand-in for environments *with* a screen, for tests of watching, recording, human and
 replay runs through the whole pipeline without Docker.
 
-It is :mod:`.local`'s folder-backed guest, plus what a desktop adds: a
-screenshot (a small PNG), a screen that is always settled, a live view whose URL names the
-mode it was asked for, and a recorder that writes a placeholder MP4 when stopped. Python
+It is :mod:`.local`'s folder-backed guest, plus what a desktop adds: a screenshot (a small PNG),
+a screen that is always settled, a live view whose URL names the mode it was asked for, and a
+recorder that writes a placeholder MP4 when stopped. Python
 actions run without pyautogui (the host has none). ``SPIDER2V_STANDIN_RECORDING=broken`` makes
 starting a recording fail, as it would in an image without ffmpeg.
 
