@@ -20,8 +20,8 @@ from openpyxl import Workbook
 
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.trees import differences, node_count
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

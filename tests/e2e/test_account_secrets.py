@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.factories import task_document, write_task
+from pytest_spider2v.testing.factories import task_document, write_task
 
 pytestmark = pytest.mark.e2e
 

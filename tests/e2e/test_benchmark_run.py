@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from docker.models.containers import Container
 
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.containers import containers_of, runs
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

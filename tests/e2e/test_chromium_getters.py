@@ -17,7 +17,7 @@ import pytest_spider2v.steps.chrome  # noqa: F401  (registers google_chrome_brow
 from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters, setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from tests.support.waiting import wait_until
+from pytest_spider2v.testing.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

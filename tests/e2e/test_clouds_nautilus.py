@@ -17,9 +17,9 @@ from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.environments import environment_of
-from tests.support.factories import make_task
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

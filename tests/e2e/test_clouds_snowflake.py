@@ -21,8 +21,8 @@ from pytest_spider2v.getters.apps.snowflake import (
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps.snowflake import snowflake_init
 from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.testing.factories import make_task
 from tests.support.environments import environment_of
-from tests.support.factories import make_task
 
 pytestmark = pytest.mark.e2e
 

@@ -27,7 +27,7 @@ from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.provider import DockerProvider
 from pytest_spider2v.registry import setup_steps
-from tests.support.waiting import wait_until
+from pytest_spider2v.testing.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

@@ -24,10 +24,10 @@ from pytest_spider2v.environments.base import Environment, EnvironmentFault
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.formats.dabench import DATA_FOLDER
 from pytest_spider2v.providers.docker.provider import GUEST_SERVER_PORT, SNAPSHOT_LABEL, WORKER_LABEL, DockerProvider
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.environments import environment_of
 from tests.support.llm_server import LLMServer, Reply, Request
 from tests.support.shared import REPO, require, shared
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

@@ -25,8 +25,8 @@ from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.registry import getters, setup_steps
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import Task, TaskSpec
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.shared import require, sample, shared
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

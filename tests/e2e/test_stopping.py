@@ -18,7 +18,7 @@ import pytest
 
 from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.provider import OWNER_LABEL
-from tests.support.factories import task_document, write_task
+from pytest_spider2v.testing.factories import task_document, write_task
 
 pytestmark = pytest.mark.e2e
 

@@ -29,7 +29,7 @@ from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.environments.provider import owner_token
 from pytest_spider2v.providers.docker.provider import LABEL, OWNER_LABEL
 from pytest_spider2v.providers.swarm.provider import FIRST_GATE_PORT, SwarmProvider
-from tests.support.factories import task_document, write_task
+from pytest_spider2v.testing.factories import task_document, write_task
 from tests.support.llm_server import LLMServer, Request
 from tests.support.shared import require, shared
 

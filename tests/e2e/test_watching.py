@@ -26,9 +26,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, sync_playwright
 
 from pytest_spider2v.environments.base import Environment
+from pytest_spider2v.testing.waiting import wait_until
 from tests.support.containers import containers_of
 from tests.support.rfb import Frame, RFBClient, rfb_session
-from tests.support.waiting import wait_until
 
 pytestmark = pytest.mark.e2e
 

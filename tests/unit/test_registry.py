@@ -11,7 +11,7 @@ import pytest
 from pytest_spider2v.agents.oracle import OracleAgent, solution_actions
 from pytest_spider2v.registry import Registry, Unavailable, UnknownName, check_parameters
 from pytest_spider2v.run.agent import Observation, action_kind, agent_factory
-from tests.support.factories import make_task
+from pytest_spider2v.testing.factories import make_task
 
 
 def test_declared_names_are_known_but_unavailable_with_the_reason() -> None:

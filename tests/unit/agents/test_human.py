@@ -25,7 +25,7 @@ from pytest_spider2v.run.agent import AgentSettings, Observation
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import answer_evaluator, make_task, start_record, task_document, write_task
+from pytest_spider2v.testing.factories import answer_evaluator, make_task, start_record, task_document, write_task
 from tests.support.shared import REPO
 
 SCREEN = Observation(b"png")
@@ -166,7 +166,7 @@ def test_options_are_checked_and_each_worker_gets_its_own_port() -> None:
 CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(REPO)!r})
-from tests.support.screen_env import register
+from pytest_spider2v.testing.screen import register
 register()
 """
 
@@ -223,7 +223,7 @@ def test_a_person_answers_through_the_page_and_the_task_scores_1(pytester: pytes
 
 
 def run_for_a_person(tmp_path: Path, page: PersonPage, env_change) -> TaskRun:
-    from tests.support.screen_env import ScreenProvider
+    from pytest_spider2v.testing.screen import ScreenProvider
 
     provider = ScreenProvider()
     acquire = provider.acquire

@@ -16,7 +16,7 @@ from pytest_spider2v.agents.oracle import Cell, OracleAgent, SolutionError, solu
 from pytest_spider2v.agents.solution_helpers import helper_sources, imported_helpers, with_helpers
 from pytest_spider2v.environments.base import PYAUTOGUI_PREFIX
 from pytest_spider2v.run.agent import Observation
-from tests.support.factories import make_task
+from pytest_spider2v.testing.factories import make_task
 from tests.support.shared import REPO
 
 TASKS = REPO / "tasks"

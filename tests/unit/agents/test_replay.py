@@ -1,6 +1,6 @@
 """``--agent replay:<run folder>``: recorded turns played back, task by task, with no model; and
 the summary's list of tasks whose outcome changed. Records are fabricated here, or written by an
-oracle run of DABench questions in the screenless stand-in (:mod:`tests.support.local_env`)."""
+oracle run of DABench questions in the screenless stand-in (:mod:`pytest_spider2v.testing.local`)."""
 
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ from pytest_spider2v.run.records import record_path
 from pytest_spider2v.run.results import Step, TaskResult
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.testing.factories import answer_evaluator, make_task, start_record, task_document
 from tests.support.dabench import make_checkout
-from tests.support.factories import answer_evaluator, make_task, start_record, task_document
 from tests.support.shared import REPO
 
 NOTHING = Observation(None)
@@ -154,7 +154,7 @@ LABELS = [{"id": 0, "common_answers": [["mean_fare", "15.25"]]}, {"id": 1, "comm
 CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(REPO)!r})
-from tests.support.local_env import register
+from pytest_spider2v.testing.local import register
 register()
 """
 

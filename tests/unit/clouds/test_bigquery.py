@@ -13,7 +13,8 @@ from pytest_spider2v.clouds.bigquery import KEY_SCOPES, GoogleProject, bigquery_
 from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
 from pytest_spider2v.run.task_context import TaskContext
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.keys import service_account_key
 
 CONFIG = "evaluation_examples/settings/google/gcp_config.json"

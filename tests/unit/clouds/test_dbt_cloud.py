@@ -19,7 +19,8 @@ from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps import dbt_cloud as steps
 from pytest_spider2v.steps.apps.dbt_cloud import dbt_cloud_init, dbt_cloud_webui_login
 from pytest_spider2v.steps.builtin import StepError
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.shared import require, sample, task_files
 
 SETTINGS = "evaluation_examples/settings/dbt_cloud/settings.json"

@@ -11,7 +11,7 @@ import pytest
 
 from pytest_spider2v.clouds.emulators import BigQueryEmulator
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import make_task, task_document
+from pytest_spider2v.testing.factories import make_task, task_document
 
 CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 LOGIN = {"type": "bigquery_login", "parameters": {"settings_file": "evaluation_examples/settings/google/settings.json",

@@ -17,7 +17,8 @@ from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps.googledrive import delete, mkdirs, upload
 from pytest_spider2v.steps.builtin import StepError
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.keys import service_account_key
 
 OK = {"status": "200"}

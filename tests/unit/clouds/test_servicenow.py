@@ -21,7 +21,8 @@ from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps import servicenow as step_module
 from pytest_spider2v.steps.apps.servicenow import workarena_task_init, workarena_unique_fields
 from pytest_spider2v.steps.builtin import StepError
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 SETTINGS = "evaluation_examples/settings/servicenow/settings.json"
 INSTANCE = {"SNOW_INSTANCE_URL": "https://dev1.service-now.com/", "SNOW_INSTANCE_UNAME": "admin",

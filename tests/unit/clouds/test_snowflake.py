@@ -20,7 +20,8 @@ from pytest_spider2v.clouds.snowflake import SnowflakeAccount, connect, snowflak
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import FakeEnvironment, make_task, task_document
+from pytest_spider2v.testing.factories import make_task, task_document
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.keys import write_key
 
 SETTINGS = "evaluation_examples/settings/snowflake/settings.json"

@@ -1,6 +1,6 @@
 """DABench questions through the whole pipeline without Docker: collection, fixtures, the
 episode, getters, metrics, records, summary and ``--validate``, in a screenless stand-in
-environment whose guest is a host folder (:mod:`tests.support.local_env`); the model-driven
+environment whose guest is a host folder (:mod:`pytest_spider2v.testing.local`); the model-driven
 agent through the loopback model server. The same runs in the real image are end-to-end tests.
 
 Each run is a pytest subprocess, so the stand-in provider registered there stays there.
@@ -32,7 +32,7 @@ LABELS = [{"id": 0, "common_answers": [["mean_fare", "15.25"]]},
 CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(REPO)!r})
-from tests.support.local_env import register
+from pytest_spider2v.testing.local import register
 register()
 """
 

@@ -20,14 +20,8 @@ from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.records import TRAJECTORY_FILE
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import (
-    FakeEnvironment,
-    FakeProvider,
-    answer_evaluator,
-    make_task,
-    start_record,
-    task_document,
-)
+from pytest_spider2v.testing.factories import answer_evaluator, make_task, start_record, task_document
+from pytest_spider2v.testing.fakes import FakeEnvironment, FakeProvider
 
 
 def test_done_with_an_answer_is_a_done_in_either_action_space() -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import SETTABLE_CLOCK, sets_clock, vm_script_output
-from tests.support.factories import FakeEnvironment, make_context, make_task
+from pytest_spider2v.testing.factories import make_context, make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.shared import require, sample
 
 

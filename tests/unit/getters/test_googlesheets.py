@@ -7,7 +7,8 @@ from pathlib import Path
 
 from pytest_spider2v.getters.apps.googlesheets import googlesheet_active_file, sheet_id
 from pytest_spider2v.run.task_context import TaskContext
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 
 def test_sheet_id_is_read_from_the_address() -> None:

@@ -10,7 +10,7 @@ from pytest_spider2v.registry import Scored
 from pytest_spider2v.run.agent import done_with_answer
 from pytest_spider2v.run.evaluation import evaluate
 from pytest_spider2v.run.results import MetricResult
-from tests.support.factories import constant_evaluator, make_context, make_task, task_document
+from pytest_spider2v.testing.factories import constant_evaluator, make_context, make_task, task_document
 
 
 def test_pairs_are_found_with_the_original_pattern() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.factories import constant_evaluator, task_document, write_checkout_task, write_task
+from pytest_spider2v.testing.factories import constant_evaluator, task_document, write_checkout_task, write_task
 from tests.support.shared import require, sample, task_files
 
 #: The steps of the verbose instruction: a task that has them is collected as two variants.

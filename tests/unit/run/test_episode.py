@@ -17,7 +17,8 @@ from pytest_spider2v.run.episode import first_observation, run_episode
 from pytest_spider2v.run.results import ObservationFiles
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import FakeEnvironment, make_context, make_task, start_record, task_document
+from pytest_spider2v.testing.factories import make_context, make_task, start_record, task_document
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 
 def test_a_snapshot_says_whether_it_has_a_screen(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pytest_spider2v.registry import getters, metrics
 from pytest_spider2v.run.evaluation import evaluate
 from pytest_spider2v.run.results import MetricResult
 from pytest_spider2v.run.task_context import TaskContext
-from tests.support.factories import make_context, make_task, task_document
+from pytest_spider2v.testing.factories import make_context, make_task, task_document
 
 calls: list[tuple[Any, ...]] = []
 

@@ -16,7 +16,7 @@ from pytest_spider2v.run.integrity import (
     runs_code,
     same_content,
 )
-from tests.support.factories import FakeWitness
+from pytest_spider2v.testing.fakes import FakeWitness
 
 FILE = FileState(0o100644, 10, 1, 1, 1)
 FOLDER = FileState(0o040755, 4096, 1, 1, 2)

@@ -24,17 +24,8 @@ from pytest_spider2v.run.agent import Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import (
-    Command,
-    FakeEnvironment,
-    FakeProvider,
-    FakeWitness,
-    OneActionAgent,
-    constant_evaluator,
-    make_task,
-    start_record,
-    task_document,
-)
+from pytest_spider2v.testing.factories import constant_evaluator, make_task, start_record, task_document
+from pytest_spider2v.testing.fakes import Command, FakeEnvironment, FakeProvider, FakeWitness, OneActionAgent
 
 
 def task(expected: str = "x", config: list | None = None) -> Task:

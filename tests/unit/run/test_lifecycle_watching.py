@@ -1,5 +1,5 @@
 """``--live`` and ``--record-video`` through the whole pipeline, without Docker: a project task
-runs in the screen stand-in (:mod:`tests.support.screen_env`), whose live view and recorder
+runs in the screen stand-in (:mod:`pytest_spider2v.testing.screen`), whose live view and recorder
 behave as the guest's do. What the real guest serves and records is the end-to-end tests'.
 """
 
@@ -18,14 +18,14 @@ from pytest_spider2v.run.results import LiveView, Video
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.loading import load_task_file
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import start_record, task_document, write_task
-from tests.support.screen_env import PLACEHOLDER_MP4, ScreenProvider
+from pytest_spider2v.testing.factories import start_record, task_document, write_task
+from pytest_spider2v.testing.screen import PLACEHOLDER_MP4, ScreenProvider
 from tests.support.shared import REPO
 
 CONFTEST = f"""
 import sys
 sys.path.insert(0, {str(REPO)!r})
-from tests.support.screen_env import register
+from pytest_spider2v.testing.screen import register
 register()
 """
 NODE = "tasks/terminal/marker/task.json::marker[abstract]"

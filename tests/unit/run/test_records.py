@@ -8,7 +8,7 @@ from pathlib import Path
 from pytest_spider2v.run.records import read_result, recorded_outcome, task_dir
 from pytest_spider2v.run.results import Attempt, MetricResult, ObservationFiles, Step, TaskResult
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import make_task, start_record, task_document
+from pytest_spider2v.testing.factories import make_task, start_record, task_document
 
 DOCUMENT = task_document(id="sum sales/2", instruction="x", related_apps=["calc", "terminal"],
                          tags=["traditional_data_processing", "cli+gui"], action_number=7,

@@ -17,7 +17,7 @@ from pytest_spider2v.run.records import read_result, record_path, recorded_outco
 from pytest_spider2v.run.results import Attempt, LiveView, MetricResult, ObservationFiles, Step, TaskResult, Video
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import make_task, task_document, write_task
+from pytest_spider2v.testing.factories import make_task, task_document, write_task
 from tests.support.shared import REPO, UNIT_DATA
 
 V0_1 = UNIT_DATA / "records" / "v0.1"
@@ -96,7 +96,7 @@ def test_what_a_metric_raised_is_written_only_where_it_raised() -> None:
 
 def test_resume_reuses_a_v0_1_record_without_running_the_task_again(pytester: pytest.Pytester) -> None:
     pytester.makeconftest(f"import sys\nsys.path.insert(0, {str(REPO)!r})\n"
-                          "from tests.support.screen_env import register\nregister()\n")
+                          "from pytest_spider2v.testing.screen import register\nregister()\n")
     write_task(pytester.path, DOCUMENT)
     kept = pytester.path / "results" / "v0.1" / record_path(task())
     shutil.copytree(record_dir(), kept)

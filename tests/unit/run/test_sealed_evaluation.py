@@ -21,17 +21,8 @@ from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import (
-    Command,
-    FakeEnvironment,
-    FakeProvider,
-    FakeWitness,
-    OneActionAgent,
-    make_task,
-    start_record,
-    task_document,
-    write_task,
-)
+from pytest_spider2v.testing.factories import make_task, start_record, task_document, write_task
+from pytest_spider2v.testing.fakes import Command, FakeEnvironment, FakeProvider, FakeWitness, OneActionAgent
 
 OUTPUT = "/home/user/out.txt"
 GOLD = "/home/user/gold.txt"

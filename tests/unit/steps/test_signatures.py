@@ -21,7 +21,8 @@ from pytest_spider2v.registry import check_parameters, getters, setup_steps
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
 from pytest_spider2v.steps.chrome import browser_command, is_offline_url
-from tests.support.factories import Command, FakeEnvironment, make_context, make_task
+from pytest_spider2v.testing.factories import make_context, make_task
+from pytest_spider2v.testing.fakes import Command, FakeEnvironment
 from tests.support.shared import require, sample, task_files
 
 SAMPLE = sample()

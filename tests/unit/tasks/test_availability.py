@@ -12,7 +12,8 @@ from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.setup_steps import run_steps
 from pytest_spider2v.tasks.availability import NO_SETTINGS, Accounts, declared_reasons, settings_files
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import FakeEnvironment, make_context, make_task, task_document
+from pytest_spider2v.testing.factories import make_context, make_task, task_document
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 GOOGLE = "evaluation_examples/settings/google/"
 LOGIN = {"type": "bigquery_login", "parameters": {"settings_file": GOOGLE + "settings.json",

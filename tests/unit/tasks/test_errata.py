@@ -14,7 +14,7 @@ from pytest_spider2v.registry import load_extensions
 from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.errata import KINDS, load_errata
 from pytest_spider2v.tasks.loading import load_tasks
-from tests.support.factories import task_document, write_checkout_task
+from pytest_spider2v.testing.factories import task_document, write_checkout_task
 from tests.support.shared import require, sample, task_files
 
 #: A task on the shipped list (a lax evaluator), and one that is not.

@@ -9,7 +9,7 @@ import pytest
 
 from pytest_spider2v.tasks.gui_routes import gui_route
 from pytest_spider2v.tasks.loading import load_tasks
-from tests.support.factories import task_document, write_task
+from pytest_spider2v.testing.factories import task_document, write_task
 
 ROUTE = "# Trigger the DAG from its row.\n# route: gui: run triggered\n# %% click\nprint(1)\n# %%\nDONE\n"
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import pytest
 
+from pytest_spider2v.testing.fakes import Call, FakeEnvironment
 from pytest_spider2v.validate import checks as validation
-from tests.support.factories import Call, FakeEnvironment
 
 EMPTY = '<desktop-frame name="main">\n</desktop-frame>'
 WITH_CALC = '<desktop-frame name="main">\n<application name="soffice"/>\n</desktop-frame>'

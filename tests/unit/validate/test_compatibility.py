@@ -15,8 +15,8 @@ from pytest_spider2v.cli import compat
 from pytest_spider2v.run.records import task_dir
 from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.tasks.loading import load_tasks
+from pytest_spider2v.testing.factories import start_record, task_document, write_checkout_task
 from pytest_spider2v.validate import compatibility
-from tests.support.factories import start_record, task_document, write_checkout_task
 from tests.support.shared import REPO, require, sample, shared, task_files
 
 SAMPLE = shared("spider2v-sample")

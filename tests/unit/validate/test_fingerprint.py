@@ -25,8 +25,14 @@ import pytest
 from pytest_spider2v.registry import Registry
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task
+from pytest_spider2v.testing.factories import (
+    constant_evaluator,
+    make_task,
+    task_document,
+    write_checkout_task,
+    write_task,
+)
 from pytest_spider2v.validate.fingerprint import Fingerprinter, imported_modules
-from tests.support.factories import constant_evaluator, make_task, task_document, write_checkout_task, write_task
 from tests.support.shared import REPO
 
 # -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
@@ -349,7 +355,7 @@ import pytest
 sys.path.insert(0, {str(REPO)!r})
 from pytest_spider2v.run.evaluation import Evaluation, Fetched
 from pytest_spider2v.validate.checks import CHECK
-from tests.support.factories import make_context
+from pytest_spider2v.testing.factories import make_context
 from tests.support.stand_in_run import StandInRun
 
 

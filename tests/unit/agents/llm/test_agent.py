@@ -20,7 +20,7 @@ from pytest_spider2v.agents.llm.options import pytest_spider2v_agent_options as 
 from pytest_spider2v.registry import Unavailable
 from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import make_task, task_document, write_task
+from pytest_spider2v.testing.factories import make_task, task_document, write_task
 from tests.support.llm_server import LLMServer, Reply
 
 KEY = "sk-test-never-written-anywhere"

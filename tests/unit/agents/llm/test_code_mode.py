@@ -13,7 +13,7 @@ from pytest_spider2v.agents.llm.code_mode import MAX_OUTPUT_CHARS, output_text, 
 from pytest_spider2v.run.actions import ActionError
 from pytest_spider2v.run.agent import AgentSettings, Observation, agent_factory, done_with_answer
 from pytest_spider2v.tasks.model import Task
-from tests.support.factories import make_task, task_document
+from pytest_spider2v.testing.factories import make_task, task_document
 from tests.support.llm_server import LLMServer, Reply
 
 QUESTION = "Question: What is the mean fare?\nFormat: @mean_fare[value]"

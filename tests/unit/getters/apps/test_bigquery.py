@@ -14,7 +14,8 @@ import pytest
 from pytest_spider2v.clouds.bigquery import GoogleProject, bigquery_client
 from pytest_spider2v.getters.apps import bigquery as getter
 from pytest_spider2v.run.task_context import TaskContext
-from tests.support.factories import FakeEnvironment, make_task
+from pytest_spider2v.testing.factories import make_task
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 PARENT = "projects/p-1/locations/us"

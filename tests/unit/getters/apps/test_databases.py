@@ -7,7 +7,8 @@ import pytest
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.apps.databases import database_query, normalise_rows, query_command
 from pytest_spider2v.registry import getters
-from tests.support.factories import FakeEnvironment, make_context
+from pytest_spider2v.testing.factories import make_context
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 
 def test_registered() -> None:

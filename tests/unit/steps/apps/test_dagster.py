@@ -7,7 +7,8 @@ import pytest
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.steps.apps import dagster as dg
 from pytest_spider2v.steps.builtin import StepError
-from tests.support.factories import FakeEnvironment, make_context
+from pytest_spider2v.testing.factories import make_context
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 
 def test_registered_and_available():

@@ -13,7 +13,8 @@ import pytest_spider2v.steps.apps.servicedesk as step_module
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.steps.apps.servicedesk import start_page_url
-from tests.support.factories import FakeEnvironment, make_context
+from pytest_spider2v.testing.factories import make_context
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.shared import REPO
 
 TASKS = REPO / "tasks" / "request-tracker"

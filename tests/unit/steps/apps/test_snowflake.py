@@ -12,7 +12,8 @@ from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps import snowflake as steps
 from pytest_spider2v.steps.builtin import copyfile_from_host_to_guest
-from tests.support.factories import FakeEnvironment, make_task, task_document
+from pytest_spider2v.testing.factories import make_task, task_document
+from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.keys import write_key
 
 SETTINGS = "evaluation_examples/settings/snowflake/settings.json"

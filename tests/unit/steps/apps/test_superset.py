@@ -8,7 +8,8 @@ import pytest
 
 from pytest_spider2v.registry import check_parameters, setup_steps
 from pytest_spider2v.steps.apps import superset
-from tests.support.factories import FakeEnvironment, make_context
+from pytest_spider2v.testing.factories import make_context
+from pytest_spider2v.testing.fakes import FakeEnvironment
 
 
 def test_registered_with_original_parameters():

@@ -26,7 +26,7 @@ from pytest_spider2v.tasks.needs import python_code
 from pytest_spider2v.tasks.needs.files import analyse_file
 from pytest_spider2v.tasks.needs.known_needs import load_known_needs
 from pytest_spider2v.tasks.needs.task_needs import task_needs
-from tests.support.factories import task_document, write_checkout_task
+from pytest_spider2v.testing.factories import task_document, write_checkout_task
 from tests.support.shared import REPO, require, sample
 
 REPO = REPO

@@ -1,9 +1,16 @@
 """A stand-in for environments without a screen, for tests of the whole pipeline without Docker.
 
 The guest's home (``/home/user``) is a temporary folder on the host, every command runs there,
-and ``python3`` is the test's interpreter (it has pandas). Collection, fixtures, the episode, the
-getters and metrics, records, the summary and ``--validate`` then run on DABench questions as
-they do in the ``analysis`` image, which the end-to-end tests use instead.
+and ``python3`` is the test's interpreter. Collection, fixtures, the episode, the getters and
+metrics, records, the summary and ``--validate`` then run on tasks that need no screen (DABench
+questions, say) as they do in the ``analysis`` image.
+
+Commands behave as the guest server runs them: a string is split like a shell line unless
+``shell`` is given, a leading ``~/`` names the home, a program that cannot start is a failed
+result (127) and one that outlives its timeout is killed and reported (124). The provider knows
+the snapshots of the project's table (``snapshots.yaml``) and refuses any other, as the real
+providers do, so it passes
+:class:`~pytest_spider2v.testing.provider_conformance.ProviderConformance`.
 
 Both classes subclass the contracts they stand in for (:class:`Environment`, :class:`Provider`),
 so a member the contract gains is one they must implement too.
@@ -13,7 +20,10 @@ In a pytest run, ``register()`` (from a ``conftest.py``) makes it ``--provider l
 
 from __future__ import annotations
 
+import os
+import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -22,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_spider2v.environments.base import Environment, EnvironmentFault, ExecResult
-from pytest_spider2v.environments.provider import Provider
+from pytest_spider2v.environments.locations import RECIPES_DIR
+from pytest_spider2v.environments.provider import Provider, SnapshotTable
 
 GUEST_HOME = "/home/user"
 
@@ -43,9 +54,14 @@ class LocalEnvironment(Environment):
                 return self.home / guest_path[len(prefix):]
         return self.home / guest_path
 
-    def _args(self, command: str | list[str]) -> str | list[str]:
-        """A command as the host runs it: the guest's ``python3`` is the test's interpreter."""
-        return command if isinstance(command, str) else [sys.executable if a == "python3" else a for a in command]
+    def _args(self, command: str | list[str], shell: bool) -> str | list[str]:
+        """A command as the host runs it: split and ``~/`` expanded as the guest server does, and
+        the guest's ``python3`` is the test's interpreter."""
+        if shell:
+            return command if isinstance(command, str) else shlex.join(command)
+        args = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        return [sys.executable if a == "python3" else str(self.home / a[2:]) if a.startswith("~/") else a
+                for a in args]
 
     def _env(self) -> dict[str, str]:
         return {"HOME": str(self.home), "PATH": "/usr/bin:/bin"}
@@ -81,13 +97,27 @@ class LocalEnvironment(Environment):
         raise self._no_screen()
 
     def execute(self, command: str | list[str], *, shell: bool = False, timeout: float = 300.0) -> ExecResult:
-        done = subprocess.run(self._args(command), shell=shell, cwd=self.home, capture_output=True, text=True,
-                              timeout=timeout, env=self._env())
-        return ExecResult(done.returncode, done.stdout, done.stderr)
+        try:
+            proc = subprocess.Popen(self._args(command, shell), shell=shell, cwd=self.home, env=self._env(),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                    text=True, errors="replace", start_new_session=True)
+        except OSError as exc:  # the program cannot start: a failed result, as the guest reports it
+            return ExecResult(127, "", f"{exc}\n")
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds the pipes
+                out, err = "", ""
+            return ExecResult(124, out, err + f"\ncommand timed out after {timeout:g} s\n")
+        return ExecResult(proc.returncode, out, err)
 
     def launch(self, command: str | list[str], *, shell: bool = False) -> None:
-        subprocess.Popen(self._args(command), shell=shell, cwd=self.home, env=self._env(), stdin=subprocess.DEVNULL,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        subprocess.Popen(self._args(command, shell), shell=shell, cwd=self.home, env=self._env(),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True)
 
     def open(self, path: str) -> None:
         raise self._no_screen()
@@ -106,15 +136,22 @@ class LocalEnvironment(Environment):
 
 
 class LocalProvider(Provider):
-    """Hands out a fresh, empty home folder per task; removes it afterwards."""
+    """Hands out a fresh, empty home folder per task, for any snapshot of the project's table;
+    removes it afterwards."""
 
     def __init__(self, **options: Any) -> None:
         self.acquired: list[LocalEnvironment] = []
+        self.table = SnapshotTable(RECIPES_DIR, "local")
 
     def acquire(self, snapshot: str) -> LocalEnvironment:
-        env = LocalEnvironment(Path(tempfile.mkdtemp(prefix="spider2v-local-")))
+        self.table[snapshot]  # an unknown snapshot is a fault naming it, as with every provider
+        env = self.new_environment(Path(tempfile.mkdtemp(prefix="spider2v-local-")))
         self.acquired.append(env)
         return env
+
+    def new_environment(self, home: Path) -> LocalEnvironment:
+        """The environment whose guest is ``home`` (a stand-in with more to it overrides this)."""
+        return LocalEnvironment(home)
 
     def release(self, env: Environment) -> None:
         if not isinstance(env, LocalEnvironment):

@@ -1,9 +1,9 @@
 """A stand-in for environments *with* a screen, for tests of watching, recording, human and
 replay runs through the whole pipeline without Docker.
 
-It is :mod:`tests.support.local_env`'s folder-backed guest, plus what a desktop adds: a
-screenshot (a small PNG), a screen that is always settled, a live view whose URL names the
-mode it was asked for, and a recorder that writes a placeholder MP4 when stopped. Python
+It is :mod:`.local`'s folder-backed guest, plus what a desktop adds: a screenshot (a small PNG),
+a screen that is always settled, a live view whose URL names the mode it was asked for, and a
+recorder that writes a placeholder MP4 when stopped. Python
 actions run without pyautogui (the host has none). ``SPIDER2V_STANDIN_RECORDING=broken`` makes
 starting a recording fail, as it would in an image without ffmpeg.
 
@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pytest_spider2v.environments.base import EnvironmentFault, ExecResult
-
-from .local_env import LocalEnvironment, LocalProvider
+from pytest_spider2v.testing.local import LocalEnvironment, LocalProvider
 
 #: What the placeholder video holds: the start of an MP4's first box, enough to be told apart.
 PLACEHOLDER_MP4 = b"\x00\x00\x00\x18ftypmp42\x00\x00\x00\x00mp42isom"
@@ -95,10 +93,10 @@ class ScreenEnvironment(LocalEnvironment):
 
 
 class ScreenProvider(LocalProvider):
-    def acquire(self, snapshot: str) -> ScreenEnvironment:
-        env = ScreenEnvironment(Path(tempfile.mkdtemp(prefix="spider2v-screen-")))
-        self.acquired.append(env)
-        return env
+    """:class:`LocalProvider`, handing out folders with a screen stand-in."""
+
+    def new_environment(self, home: Path) -> ScreenEnvironment:
+        return ScreenEnvironment(home)
 
 
 def register() -> None:

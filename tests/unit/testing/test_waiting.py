@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.support.waiting import SHOWN_CHARACTERS, wait_until
+from pytest_spider2v.testing.waiting import SHOWN_CHARACTERS, wait_until
 
 
 def test_returns_the_first_value_that_meets_the_condition() -> None:
