@@ -13,12 +13,23 @@ import importlib
 import importlib.metadata
 import inspect
 import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Concatenate, Generic, Protocol, TypedDict, TypeVar, Unpack
+
+if TYPE_CHECKING:  # the types the registries hold are the core's; the core imports this module
+    from pytest_spider2v.environments.provider import Provider
+    from pytest_spider2v.run.agent import Agent, AgentSettings
+    from pytest_spider2v.run.json_values import JsonObject
+    from pytest_spider2v.run.task_context import TaskContext
+    from pytest_spider2v.tasks.availability import Emulator
+    from pytest_spider2v.tasks.formats import TaskFormat
 
 T = TypeVar("T")
+#: A registered function, keeping its own signature through :meth:`Registry.register`.
+F = TypeVar("F", bound=Callable[..., object])
 
 
 class UnknownName(LookupError):
@@ -35,11 +46,33 @@ class Unavailable(RuntimeError):
         self.reason = reason
 
 
+class Meta(TypedDict, total=False):
+    """What a registration says of its name beyond the object, as keywords of
+    :meth:`Registry.register`, :meth:`~Registry.add` and :meth:`~Registry.declare`
+    (``@getters.register("bigquery_datasets", account="bigquery")``). Every key is optional, and
+    each is read by the core where it says."""
+
+    #: The account (a ``related_apps`` key: ``"bigquery"``) a step or getter needs: account tasks
+    #: are selected, skipped without settings and reported as a group by it.
+    account: str
+    #: A setup step that only drives a service's web console, saying what it does: waived (and
+    #: noted) when the task runs against an emulator, which has no console.
+    console: str
+    #: Why a step or getter cannot run against an emulator: the task is skipped with it.
+    not_emulated: str
+    #: An agent (or a Mind2Web web agent) serving more names than its own, such as every model
+    #: of one provider: ``--agent NAME`` finds the entry whose ``matches(NAME)`` is true.
+    matches: Callable[[str], bool]
+    #: An agent reading an earlier run (a replay): the run folder it reads for ``--agent NAME``,
+    #: which the run must not write its records into.
+    reads_run: Callable[[str], Path]
+
+
 @dataclass(frozen=True)
 class Entry(Generic[T]):
     name: str
     obj: T | None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: Meta = field(default_factory=Meta)
     unavailable: str | None = None  # reason, for declared-only names
 
 
@@ -50,19 +83,22 @@ class Registry(Generic[T]):
         self.kind = kind
         self._entries: dict[str, Entry[T]] = {}
 
-    def register(self, name: str | None = None, **meta: Any) -> Callable[[T], T]:
-        """Decorator: ``@metrics.register()`` uses the function's own name."""
+    def register(self, name: str | None = None, **meta: Unpack[Meta]) -> Callable[[F], F]:
+        """Decorator: ``@metrics.register()`` uses the function's own name. The function keeps its
+        own signature for whoever calls it directly (a getter calling another); :meth:`add`
+        checks an object against what the registry holds."""
 
-        def decorate(obj: T) -> T:
-            self.add(name or obj.__name__, obj, **meta)  # type: ignore[attr-defined]  # functions and classes
+        def decorate(obj: F) -> F:
+            # a decorated function's type is its own (F), which mypy cannot relate to T
+            self.add(name or obj.__name__, obj, **meta)  # type: ignore[arg-type]
             return obj
 
         return decorate
 
-    def add(self, name: str, obj: T, **meta: Any) -> None:
+    def add(self, name: str, obj: T, **meta: Unpack[Meta]) -> None:
         self._entries[name] = Entry(name, obj, meta)
 
-    def declare(self, name: str, reason: str, **meta: Any) -> None:
+    def declare(self, name: str, reason: str, **meta: Unpack[Meta]) -> None:
         """Know a name without implementing it; using it raises :class:`Unavailable`."""
         if name not in self._entries or self._entries[name].obj is None:
             self._entries[name] = Entry(name, None, meta, unavailable=reason)
@@ -114,7 +150,7 @@ class Scored:
 
     score: float
     detail: str = ""
-    parts: tuple[dict[str, Any], ...] = ()
+    parts: tuple[JsonObject, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -137,13 +173,13 @@ class NearMiss:
 
     kind: str
     where: str
-    result: Any = None
+    result: object = None
     control: bool = False
     untried: bool = False
     part: str = ""
 
 
-def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
+def check_parameters(fn: Callable[..., object], leading: int, params: Mapping[str, object]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
     sig = inspect.signature(fn)
     dummies = [None] * leading
@@ -154,28 +190,45 @@ def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any
     return None
 
 
+# -- what each registry holds ----------------------------------------------------------------------
+#: ``fn(ctx, **parameters)``: a task ``config`` / ``postconfig`` step; the task's ``parameters``
+#: are the step's own keywords (task loading checks that they bind: :func:`check_parameters`).
+SetupStep = Callable[Concatenate["TaskContext", ...], None]
+#: ``fn(ctx, spec) -> value``: brings state to the host for a metric. ``spec`` is the task's getter
+#: object, which the getter types as its own ``TypedDict`` (the fields it reads).
+Getter = Callable[Concatenate["TaskContext", ...], object]
+#: ``fn(result, expected, **options)`` (or ``fn(result, **options)``): pure scoring, a float in
+#: [0, 1]; a :class:`Scored` instead keeps the parts the score was judged on. The arguments are
+#: what the task's getters brought and its options, in the types the metric declares.
+Metric = Callable[..., float | Scored]
+#: ``fn(result, expected, options: dict, workdir: Path)``, registered under the name of the metric
+#: it serves: almost-right variants of the result that metric scored 1, aimed at what the metric
+#: claims to check (files are written under ``workdir``).
+NearMissMaker = Callable[..., Iterable[NearMiss]]
+#: ``factory(settings) -> Agent``: the agent ``--agent NAME`` runs.
+AgentFactory = Callable[["AgentSettings"], "Agent"]
+
+
+class ProviderFactory(Protocol):
+    """``factory(owner=..., worker=..., **options) -> Provider``: one provider per pytest worker
+    (see :mod:`pytest_spider2v.environments.provider`). ``options`` are the environment limits
+    and isolation given on the command line and what the provider's own flags add."""
+
+    def __call__(self, owner: str, worker: str, **options: object) -> Provider: ...
+
+
 # -- the project-wide registries; built-in and third-party extensions fill them on import --------
-#: ``fn(ctx: TaskContext, **parameters) -> None``: a task ``config`` / ``postconfig`` step.
-setup_steps: Registry[Callable[..., None]] = Registry("setup step")
-#: ``fn(ctx: TaskContext, spec: dict) -> value``: brings state to the host for a metric.
-getters: Registry[Callable[..., Any]] = Registry("getter")
-#: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring; a
-#: :class:`Scored` instead of the float keeps the parts the score was judged on.
-metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
-#: ``fn(result, expected, options: dict, workdir: Path) -> Iterable[NearMiss]``, registered under the
-#: name of the metric it serves: almost-right variants of the result that metric scored 1, aimed at
-#: what the metric claims to check (files are written under ``workdir``).
-near_misses: Registry[Callable[..., Iterable[NearMiss]]] = Registry("near-miss maker")
-#: Emulators (:class:`pytest_spider2v.tasks.availability.Emulator`), by name: the services
-#: ``--cloud emulate`` can stand in for.
-emulators: Registry[Any] = Registry("emulator")
-#: ``factory(settings: AgentSettings) -> Agent``.
-agents: Registry[Callable[..., Any]] = Registry("agent")
-#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.environments.provider``).
-providers: Registry[Callable[..., Any]] = Registry("provider")
-#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.tasks.formats.TaskFormat``):
-#: collection asks them which files are task files and turns those into tasks.
-task_formats: Registry[Any] = Registry("task format")
+setup_steps: Registry[SetupStep] = Registry("setup step")
+getters: Registry[Getter] = Registry("getter")
+metrics: Registry[Metric] = Registry("metric")
+near_misses: Registry[NearMissMaker] = Registry("near-miss maker")
+#: The services ``--cloud emulate`` can stand in for, by name.
+emulators: Registry[Emulator] = Registry("emulator")
+agents: Registry[AgentFactory] = Registry("agent")
+providers: Registry[ProviderFactory] = Registry("provider")
+#: Task file formats beyond the built-in layouts: collection asks them which files are task files
+#: and turns those into tasks.
+task_formats: Registry[TaskFormat] = Registry("task format")
 
 
 #: Entry-point group of the extensions: modules that fill the registries on import. The built-in

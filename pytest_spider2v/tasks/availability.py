@@ -31,10 +31,14 @@ class Emulator(Protocol):
     each task's environment, that ``--cloud emulate`` points a run's account tasks at (setup
     steps, getters and the guest's own clients), so the data path is proven without an account."""
 
-    #: what it stands in for and with what, as a record and the report name it ("BigQuery: bqemulator 1.4")
-    title: str
-    #: the ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for
-    accounts: tuple[str, ...]
+    # Read-only members (a class attribute is one): what an emulator declares, never set from outside.
+    @property
+    def title(self) -> str:
+        """What it stands in for and with what, as a record and the report name it ("BigQuery: bqemulator 1.4")."""
+
+    @property
+    def accounts(self) -> tuple[str, ...]:
+        """The ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for."""
 
     def write_settings(self, folder: Path) -> None:
         """Write the account settings, in the original's layout, that point at the emulator."""
