@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Concatenate, Generic, Protocol, TypedDict, TypeVar, Unpack
+from typing import TYPE_CHECKING, Concatenate, Generic, Protocol, TypedDict, TypeVar, Unpack, overload
 
 if TYPE_CHECKING:  # the types the registries hold are the core's; the core imports this module
     from pytest_spider2v.environments.provider import Provider
@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # the types the registries hold are the core's; the core impo
     from pytest_spider2v.tasks.formats import TaskFormat
 
 T = TypeVar("T")
-#: A registered function, keeping its own signature through :meth:`Registry.register`.
+#: A registered function, keeping its own type through :meth:`Registry.register`.
 F = TypeVar("F", bound=Callable[..., object])
 
 
@@ -83,14 +83,33 @@ class Registry(Generic[T]):
         self.kind = kind
         self._entries: dict[str, Entry[T]] = {}
 
+    # A decorated function keeps its own type (a getter calling another sees its signature), which
+    # the overloads check against what its registry holds; the last serves any other registry.
+    # mypy finds them overlapping (a kind's `...` reads as anything), but a Registry is invariant:
+    # a Registry[Getter] is never a Registry[SetupStep].
+    @overload
+    def register(self: Registry[SetupStep], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Step], _Step]: ...
+    @overload
+    def register(self: Registry[Getter], name: str | None = None,
+                 **meta: Unpack[Meta]) -> Callable[[_Getter], _Getter]: ...
+    @overload
+    def register(self: Registry[Metric], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Metric], _Metric]: ...
+    @overload
+    def register(self: Registry[NearMissMaker], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Maker], _Maker]: ...
+    @overload
+    def register(self: Registry[AgentFactory], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Factory], _Factory]: ...
+    @overload
+    def register(self, name: str | None = None, **meta: Unpack[Meta]) -> Callable[[F], F]: ...
+
     def register(self, name: str | None = None, **meta: Unpack[Meta]) -> Callable[[F], F]:
-        """Decorator: ``@metrics.register()`` uses the function's own name. The function keeps its
-        own signature for whoever calls it directly (a getter calling another); :meth:`add`
-        checks an object against what the registry holds."""
+        """Decorator: ``@metrics.register()`` uses the function's own name."""
 
         def decorate(obj: F) -> F:
-            # a decorated function's type is its own (F), which mypy cannot relate to T
-            self.add(name or obj.__name__, obj, **meta)  # type: ignore[arg-type]
+            self.add(name or obj.__name__, obj, **meta)  # type: ignore[arg-type]  # F is checked by the overloads
             return obj
 
         return decorate
@@ -207,6 +226,14 @@ Metric = Callable[..., float | Scored]
 NearMissMaker = Callable[..., Iterable[NearMiss]]
 #: ``factory(settings) -> Agent``: the agent ``--agent NAME`` runs.
 AgentFactory = Callable[["AgentSettings"], "Agent"]
+
+
+#: Each kind of registered function, as the decorator returns it: its own type, within its kind's.
+_Step = TypeVar("_Step", bound=SetupStep)
+_Getter = TypeVar("_Getter", bound=Getter)
+_Metric = TypeVar("_Metric", bound=Metric)
+_Maker = TypeVar("_Maker", bound=NearMissMaker)
+_Factory = TypeVar("_Factory", bound=AgentFactory)
 
 
 class ProviderFactory(Protocol):
