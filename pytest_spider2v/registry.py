@@ -258,6 +258,10 @@ providers: Registry[ProviderFactory] = Registry("provider")
 task_formats: Registry[TaskFormat] = Registry("task format")
 
 
+#: A registry of what a task names: its setup steps, getters and metrics.
+TaskNames = Registry[SetupStep] | Registry[Getter] | Registry[Metric]
+
+
 #: Entry-point group of the extensions: modules that fill the registries on import. The built-in
 #: steps, getters, metrics, agents, providers and task formats are registered here like any
 #: third-party extension, so the core loads them without naming (or importing) any of them.

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pytest_spider2v.registry import Registry, emulators, getters, metrics, setup_steps
+from pytest_spider2v.registry import TaskNames, emulators, getters, metrics, setup_steps
 from pytest_spider2v.tasks.model import Task
 
 #: Where the original's tasks name their account settings; the rest of the path is kept below
@@ -89,10 +89,10 @@ def declared_reasons(task: Task, accounts: Accounts) -> list[str]:
     return reasons
 
 
-def named(task: Task) -> list[tuple[Registry[Any], str]]:
+def named(task: Task) -> list[tuple[TaskNames, str]]:
     """Every step type, metric and getter the task names, once each, in the task's order."""
     ev = task.spec.evaluator
-    found: list[tuple[Registry[Any], str]] = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
+    found: list[tuple[TaskNames, str]] = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
     found += [(metrics, f) for f in (ev.func if isinstance(ev.func, list) else [ev.func]) if f != "infeasible"]
     for slot in (ev.result, ev.expected):
         found += [(getters, g.type) for g in (slot if isinstance(slot, list) else [slot]) if g is not None]
