@@ -5,11 +5,19 @@ setup step, a getter, a metric, an agent, a provider or a task format receives a
 here, the registries they are added to in ``registry`` (docs/extending/index.md). Register from a
 ``conftest.py``, a pytest plugin or a module of the ``pytest_spider2v`` entry-point group::
 
+    from typing import TypedDict
+
     from pytest_spider2v import TaskContext
     from pytest_spider2v.registry import getters
 
+    class RowCountSpec(TypedDict):  # the fields the getter reads of the task's getter object
+        table: str
+
     @getters.register()
-    def row_count(ctx: TaskContext, spec: dict) -> int: ...
+    def row_count(ctx: TaskContext, spec: RowCountSpec) -> int: ...
+
+What each registry holds is typed there (``SetupStep``, ``Getter``, ``Metric``, ``AgentFactory``,
+...), and so are the keywords a registration takes (``Meta``: ``account``, ``console``, ...).
 
 The registries are not re-exported here: ``pytest_spider2v.getters`` (like ``metrics``,
 ``agents``, ``providers``) is the package of the built-in ones, which Python binds to that name

@@ -13,13 +13,23 @@ import importlib
 import importlib.metadata
 import inspect
 import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Concatenate, Generic, Protocol, TypedDict, TypeVar, Unpack, overload
+
+if TYPE_CHECKING:  # the types the registries hold are the core's; the core imports this module
+    from pytest_spider2v.environments.provider import Provider
+    from pytest_spider2v.run.agent import Agent, AgentSettings
+    from pytest_spider2v.run.json_values import JsonObject
+    from pytest_spider2v.run.task_context import TaskContext
+    from pytest_spider2v.tasks.availability import Emulator
+    from pytest_spider2v.tasks.formats import TaskFormat
 
 T = TypeVar("T")
+#: A registered function, keeping its own type through :meth:`Registry.register`.
+F = TypeVar("F", bound=Callable[..., object])
 
 
 class UnknownName(LookupError):
@@ -36,11 +46,33 @@ class Unavailable(RuntimeError):
         self.reason = reason
 
 
+class Meta(TypedDict, total=False):
+    """What a registration says of its name beyond the object, as keywords of
+    :meth:`Registry.register`, :meth:`~Registry.add` and :meth:`~Registry.declare`
+    (``@getters.register("bigquery_datasets", account="bigquery")``). Every key is optional, and
+    each is read by the core where it says."""
+
+    #: The account (a ``related_apps`` key: ``"bigquery"``) a step or getter needs: account tasks
+    #: are selected, skipped without settings and reported as a group by it.
+    account: str
+    #: A setup step that only drives a service's web console, saying what it does: waived (and
+    #: noted) when the task runs against an emulator, which has no console.
+    console: str
+    #: Why a step or getter cannot run against an emulator: the task is skipped with it.
+    not_emulated: str
+    #: An agent (or a Mind2Web web agent) serving more names than its own, such as every model
+    #: of one provider: ``--agent NAME`` finds the entry whose ``matches(NAME)`` is true.
+    matches: Callable[[str], bool]
+    #: An agent reading an earlier run (a replay): the run folder it reads for ``--agent NAME``,
+    #: which the run must not write its records into.
+    reads_run: Callable[[str], Path]
+
+
 @dataclass(frozen=True)
 class Entry(Generic[T]):
     name: str
     obj: T | None
-    meta: dict[str, Any] = field(default_factory=dict)
+    meta: Meta = field(default_factory=Meta)
     unavailable: str | None = None  # reason, for declared-only names
 
 
@@ -51,19 +83,41 @@ class Registry(Generic[T]):
         self.kind = kind
         self._entries: dict[str, Entry[T]] = {}
 
-    def register(self, name: str | None = None, **meta: Any) -> Callable[[T], T]:
+    # A decorated function keeps its own type (a getter calling another sees its signature), which
+    # the overloads check against what its registry holds; the last serves any other registry.
+    # mypy finds them overlapping (a kind's `...` reads as anything), but a Registry is invariant:
+    # a Registry[Getter] is never a Registry[SetupStep].
+    @overload
+    def register(self: Registry[SetupStep], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Step], _Step]: ...
+    @overload
+    def register(self: Registry[Getter], name: str | None = None,
+                 **meta: Unpack[Meta]) -> Callable[[_Getter], _Getter]: ...
+    @overload
+    def register(self: Registry[Metric], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Metric], _Metric]: ...
+    @overload
+    def register(self: Registry[NearMissMaker], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Maker], _Maker]: ...
+    @overload
+    def register(self: Registry[AgentFactory], name: str | None = None,  # type: ignore[overload-overlap]
+                 **meta: Unpack[Meta]) -> Callable[[_Factory], _Factory]: ...
+    @overload
+    def register(self, name: str | None = None, **meta: Unpack[Meta]) -> Callable[[F], F]: ...
+
+    def register(self, name: str | None = None, **meta: Unpack[Meta]) -> Callable[[F], F]:
         """Decorator: ``@metrics.register()`` uses the function's own name."""
 
-        def decorate(obj: T) -> T:
-            self.add(name or obj.__name__, obj, **meta)  # type: ignore[attr-defined]  # functions and classes
+        def decorate(obj: F) -> F:
+            self.add(name or obj.__name__, obj, **meta)  # type: ignore[arg-type]  # F is checked by the overloads
             return obj
 
         return decorate
 
-    def add(self, name: str, obj: T, **meta: Any) -> None:
+    def add(self, name: str, obj: T, **meta: Unpack[Meta]) -> None:
         self._entries[name] = Entry(name, obj, meta)
 
-    def declare(self, name: str, reason: str, **meta: Any) -> None:
+    def declare(self, name: str, reason: str, **meta: Unpack[Meta]) -> None:
         """Know a name without implementing it; using it raises :class:`Unavailable`."""
         if name not in self._entries or self._entries[name].obj is None:
             self._entries[name] = Entry(name, None, meta, unavailable=reason)
@@ -115,7 +169,7 @@ class Scored:
 
     score: float
     detail: str = ""
-    parts: tuple[dict[str, Any], ...] = ()
+    parts: tuple[JsonObject, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -138,13 +192,13 @@ class NearMiss:
 
     kind: str
     where: str
-    result: Any = None
+    result: object = None
     control: bool = False
     untried: bool = False
     part: str = ""
 
 
-def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any]) -> str | None:
+def check_parameters(fn: Callable[..., object], leading: int, params: Mapping[str, object]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
     sig = inspect.signature(fn)
     dummies = [None] * leading
@@ -155,34 +209,63 @@ def check_parameters(fn: Callable[..., Any], leading: int, params: dict[str, Any
     return None
 
 
+# -- what each registry holds ----------------------------------------------------------------------
+#: ``fn(ctx, **parameters)``: a task ``config`` / ``postconfig`` step; the task's ``parameters``
+#: are the step's own keywords (task loading checks that they bind: :func:`check_parameters`).
+SetupStep = Callable[Concatenate["TaskContext", ...], None]
+#: ``fn(ctx, spec) -> value``: brings state to the host for a metric. ``spec`` is the task's getter
+#: object, which the getter types as its own ``TypedDict`` (the fields it reads).
+Getter = Callable[Concatenate["TaskContext", ...], object]
+#: ``fn(result, expected, **options)`` (or ``fn(result, **options)``): pure scoring, a float in
+#: [0, 1]; a :class:`Scored` instead keeps the parts the score was judged on. The arguments are
+#: what the task's getters brought and its options, in the types the metric declares.
+Metric = Callable[..., float | Scored]
+#: ``fn(result, expected, options: dict, workdir: Path)``, registered under the name of the metric
+#: it serves: almost-right variants of the result that metric scored 1, aimed at what the metric
+#: claims to check (files are written under ``workdir``).
+NearMissMaker = Callable[..., Iterable[NearMiss]]
+#: ``factory(settings) -> Agent``: the agent ``--agent NAME`` runs.
+AgentFactory = Callable[["AgentSettings"], "Agent"]
+
+
+#: Each kind of registered function, as the decorator returns it: its own type, within its kind's.
+_Step = TypeVar("_Step", bound=SetupStep)
+_Getter = TypeVar("_Getter", bound=Getter)
+_Metric = TypeVar("_Metric", bound=Metric)
+_Maker = TypeVar("_Maker", bound=NearMissMaker)
+_Factory = TypeVar("_Factory", bound=AgentFactory)
+
+
+class ProviderFactory(Protocol):
+    """``factory(owner=..., worker=..., **options) -> Provider``: one provider per pytest worker
+    (see :mod:`pytest_spider2v.environments.provider`). ``options`` are the environment limits
+    and isolation given on the command line and what the provider's own flags add."""
+
+    def __call__(self, owner: str, worker: str, **options: object) -> Provider: ...
+
+
 # -- the project-wide registries; built-in and third-party extensions fill them on import --------
-#: ``fn(ctx: TaskContext, **parameters) -> None``: a task ``config`` / ``postconfig`` step.
-setup_steps: Registry[Callable[..., None]] = Registry("setup step")
-#: ``fn(ctx: TaskContext, spec: dict) -> value``: brings state to the host for a metric.
-getters: Registry[Callable[..., Any]] = Registry("getter")
-#: ``fn(result, expected, **options) -> float`` (or ``fn(result, **options)``): pure scoring; a
-#: :class:`Scored` instead of the float keeps the parts the score was judged on.
-metrics: Registry[Callable[..., float | Scored]] = Registry("metric")
-#: ``fn(result, expected, options: dict, workdir: Path) -> Iterable[NearMiss]``, registered under the
-#: name of the metric it serves: almost-right variants of the result that metric scored 1, aimed at
-#: what the metric claims to check (files are written under ``workdir``).
-near_misses: Registry[Callable[..., Iterable[NearMiss]]] = Registry("near-miss maker")
-#: Emulators (:class:`pytest_spider2v.tasks.availability.Emulator`), by name: the services
-#: ``--cloud emulate`` can stand in for.
-emulators: Registry[Any] = Registry("emulator")
-#: ``factory(settings: AgentSettings) -> Agent``.
-agents: Registry[Callable[..., Any]] = Registry("agent")
-#: ``factory(owner: str, worker: str, **options) -> Provider`` (see ``pytest_spider2v.environments.provider``).
-providers: Registry[Callable[..., Any]] = Registry("provider")
-#: Task file formats beyond the built-in layouts (see ``pytest_spider2v.tasks.formats.TaskFormat``):
-#: collection asks them which files are task files and turns those into tasks.
-task_formats: Registry[Any] = Registry("task format")
+setup_steps: Registry[SetupStep] = Registry("setup step")
+getters: Registry[Getter] = Registry("getter")
+metrics: Registry[Metric] = Registry("metric")
+near_misses: Registry[NearMissMaker] = Registry("near-miss maker")
+#: The services ``--cloud emulate`` can stand in for, by name.
+emulators: Registry[Emulator] = Registry("emulator")
+agents: Registry[AgentFactory] = Registry("agent")
+providers: Registry[ProviderFactory] = Registry("provider")
+#: Task file formats beyond the built-in layouts: collection asks them which files are task files
+#: and turns those into tasks.
+task_formats: Registry[TaskFormat] = Registry("task format")
 #: Folders laid out like the built-in ``environments/recipes``, by a name of the extension's
 #: choosing: the recipe folders of an application family of its own (``<recipe>/Dockerfile``,
 #: ``<recipe>/recipe.yaml``), and a ``snapshots.yaml`` (``snapshots:``) and ``provides.yaml``
 #: (``families:``) whose entries add to the built-in tables (see
 #: :func:`pytest_spider2v.environments.snapshots.recipes_dirs`).
 recipes_dirs: Registry[Path] = Registry("recipes folder")
+
+
+#: A registry of what a task names: its setup steps, getters and metrics.
+TaskNames = Registry[SetupStep] | Registry[Getter] | Registry[Metric]
 
 
 #: Entry-point group of the extensions: modules that fill the registries on import. The built-in

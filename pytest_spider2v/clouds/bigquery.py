@@ -13,7 +13,7 @@ publishes that port (each environment then has its own emulator, reset with it);
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -54,7 +54,7 @@ class GoogleProject:
         return f"GoogleProject({self.project_id!r}, endpoint={self.api_endpoint!r})"
 
 
-def google_project(ctx: TaskContext, params: dict[str, Any], what: str) -> GoogleProject:
+def google_project(ctx: TaskContext, params: Mapping[str, Any], what: str) -> GoogleProject:
     """The project a step's or getter's ``config_file`` and ``project_name`` name."""
     path = settings_path(ctx, params.get("config_file") or DEFAULT_CONFIG, f"{what}.config_file")
     document = read_json(path, f"{what}.config_file")

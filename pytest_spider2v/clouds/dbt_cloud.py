@@ -9,6 +9,7 @@ No emulator of dbt Cloud exists: this runs only with the user's account.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,7 +42,7 @@ class DbtCloudAccount:
         return response.json().get("data")
 
 
-def dbt_cloud_account(ctx: TaskContext, params: dict[str, Any], what: str) -> DbtCloudAccount:
+def dbt_cloud_account(ctx: TaskContext, params: Mapping[str, Any], what: str) -> DbtCloudAccount:
     """The account the step's or getter's settings file names (``settings_file``, or the original's
     misspelt ``setting_file``, which it ignored for the same default)."""
     named = params.get("settings_file") or params.get("setting_file") or DEFAULT_SETTINGS

@@ -12,6 +12,7 @@ setup request's body over the environment's loopback-published port, never on a 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -33,7 +34,7 @@ class WorkArenaError(RuntimeError):
     """WorkArena's task session refused a request (the message is the session's own)."""
 
 
-def instance_settings(ctx: TaskContext, params: dict[str, Any], what: str) -> dict[str, str]:
+def instance_settings(ctx: TaskContext, params: Mapping[str, Any], what: str) -> dict[str, str]:
     """The ``SNOW_*`` settings of the file the step or getter names (default: the original's)."""
     named = params.get("settings_file") or DEFAULT_SETTINGS
     path = settings_path(ctx, named, f"{what}.settings_file")

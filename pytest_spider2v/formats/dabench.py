@@ -211,7 +211,7 @@ def _read_labels(path: Path) -> _Labels:
                                       line=number)
             pairs = data.get("common_answers")
             _check_pairs(path, number, qid, pairs)
-            labels.pairs[qid] = (number, pairs)
+            labels.pairs[qid] = (number, pairs)  # type: ignore[assignment]  # _check_pairs above raised unless pairs is a list
         except TaskFormatError as exc:
             labels.errors.setdefault(qid, []).append(exc)
     return labels

@@ -7,7 +7,7 @@ task folder can ask a question whose answer is text as easily as a DABench quest
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.agent import answer_of
@@ -15,7 +15,7 @@ from pytest_spider2v.run.task_context import TaskContext
 
 
 @getters.register("final_answer")
-def final_answer(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def final_answer(ctx: TaskContext, spec: Mapping[str, object]) -> str | None:
     """The text the episode's last action carried (DONE with an answer), or None when the agent
     gave no answer (a bare DONE, FAIL, a limit reached): no answer, not an error."""
     return answer_of(ctx.history[-1]) if ctx.history else None

@@ -13,7 +13,7 @@ import shlex
 import shutil
 from datetime import datetime
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypedDict
 
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
@@ -100,8 +100,43 @@ def local_cache_path(ctx: TaskContext, dest: str) -> Path:
     return path
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class VmFileSpec(TypedDict, total=False):
+    path: str | list[str]  # a list when ``multi``
+    dest: str | list[str]
+    multi: bool
+    gives: list[int]
+    time_suffix: bool
+    time_format: str
+
+
+class ScriptSpec(TypedDict, total=False):
+    src: str
+    dest: str
+    shell: bool
+
+
+class CommandSpec(TypedDict, total=False):
+    command: str | list[str]
+    shell: bool
+
+
+class LocalFileSpec(TypedDict, total=False):
+    path: str
+    dest: str
+
+
+class RuleSpec(TypedDict):
+    rules: object  # the expected value, as the task writes it
+
+
+#: ``list``'s field is named like the builtin, so the functional form
+ListSpec = TypedDict("ListSpec", {"list": object})
+
+
 @getters.register("vm_file")
-def vm_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None | list[str | None]:
+def vm_file(ctx: TaskContext, spec: VmFileSpec) -> str | None | list[str | None]:
     """Download guest file(s) into the cache.
 
     ``multi``: ``path``/``dest`` are lists; ``gives`` (default ``[0]``) picks which local paths
@@ -111,7 +146,7 @@ def vm_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None | list[str | N
     if spec.get("multi", False):
         paths, dests = list(spec["path"]), list(spec["dest"])
     else:
-        paths, dests = [spec["path"]], [spec["dest"]]
+        paths, dests = [spec["path"]], [spec["dest"]]  # type: ignore[list-item]  # without multi, path and dest are one name each
         if spec.get("time_suffix"):
             stamp = datetime.now().strftime(spec.get("time_format", DEFAULT_TIME_FORMAT))
             paths = [with_time_suffix(p, stamp) for p in paths]
@@ -136,7 +171,7 @@ def vm_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None | list[str | N
 
 
 @getters.register("vm_script_output")
-def vm_script_output(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def vm_script_output(ctx: TaskContext, spec: ScriptSpec) -> str:
     """Upload a task's evaluation script, run it with bash, and return its stdout.
 
     The script's own output decides the score (it usually prints "succeed" or "failed"), so
@@ -170,7 +205,7 @@ def sets_clock(script: bytes) -> bool:
 
 
 @getters.register("vm_command_line")
-def vm_command_line(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def vm_command_line(ctx: TaskContext, spec: CommandSpec) -> str:
     """Stdout of one guest command."""
     result = ctx.env.execute(spec["command"], shell=spec.get("shell", False), timeout=SCRIPT_TIMEOUT)
     if not result.ok:
@@ -179,7 +214,7 @@ def vm_command_line(ctx: TaskContext, spec: dict[str, Any]) -> str:
 
 
 @getters.register("local_file")
-def local_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def local_file(ctx: TaskContext, spec: LocalFileSpec) -> str | None:
     """Copy a task's host file or folder (usually the gold answer) into the cache.
 
     Copying rather than pointing at the task folder keeps metrics that write next to their
@@ -200,11 +235,11 @@ def local_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
 
 
 @getters.register("rule")
-def rule(ctx: TaskContext, spec: dict[str, Any]) -> Any:
+def rule(ctx: TaskContext, spec: RuleSpec) -> Any:
     """The expected value written in the task itself."""
     return spec["rules"]
 
 
 @getters.register("list")
-def list_(ctx: TaskContext, spec: dict[str, Any]) -> Any:
+def list_(ctx: TaskContext, spec: ListSpec) -> Any:
     return spec["list"]

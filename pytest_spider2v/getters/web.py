@@ -23,9 +23,9 @@ import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import PurePosixPath
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
-from pytest_spider2v.getters.builtin import local_cache_path, vm_script_output
+from pytest_spider2v.getters.builtin import ScriptSpec, local_cache_path, vm_script_output
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
 
@@ -82,8 +82,42 @@ def with_prefix(text: str, prefix: str) -> str:
     return text if SCHEME.match(text) else f"{prefix}{text}"
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class ActiveUrlSpec(TypedDict, total=False):
+    goto_prefix: str
+
+
+class BrowserSpec(TypedDict, total=False):
+    type: str
+    listening_port: int
+
+
+class UrlCheckSpec(ScriptSpec, ActiveUrlSpec, total=False):
+    pass
+
+
+class ActiveTabSpec(ActiveUrlSpec, BrowserSpec, total=False):
+    pass
+
+
+class HtmlCheckSpec(ScriptSpec, BrowserSpec, total=False):
+    timeout: float
+    css_paths: list[str]
+
+
+class HomePageSpec(BrowserSpec, total=False):
+    url: str
+    title: str
+
+
+class DbtProfilesSpec(TypedDict):
+    dirs: list[str]
+    dest: str
+
+
 @getters.register("active_url_from_accessTree")
-def active_url_from_accessTree(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def active_url_from_accessTree(ctx: TaskContext, spec: ActiveUrlSpec) -> str | None:
     """URL in the guest browser's address bar, with ``goto_prefix`` (default ``https://``)."""
     text = address_bar_text(ctx.env.accessibility_tree())
     if text is None:
@@ -104,7 +138,7 @@ def check_url_tokens(script_output: str, url: str) -> str:
 
 
 @getters.register("validate_correct_url")
-def validate_correct_url(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def validate_correct_url(ctx: TaskContext, spec: UrlCheckSpec) -> str | None:
     """Run the task's script (it prints the expected URL parts) and check them against the
     address bar. None when the browser shows no URL."""
     output = vm_script_output(ctx, spec)
@@ -118,7 +152,7 @@ def validate_correct_url(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
 
 
 @contextmanager
-def guest_browser(ctx: TaskContext, spec: dict[str, Any]) -> Iterator[Browser | None]:
+def guest_browser(ctx: TaskContext, spec: BrowserSpec) -> Iterator[Browser | None]:
     """Playwright attached to the guest browser, or None when no browser answers."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
@@ -151,7 +185,7 @@ def open_page(browser: Browser, url: str) -> Page | None:
 
 
 @getters.register("active_tab_info")
-def active_tab_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, str] | None:
+def active_tab_info(ctx: TaskContext, spec: ActiveTabSpec) -> dict[str, str] | None:
     """``{title, url, content}`` of the active tab's URL, reopened in a new tab (as the original:
     the page is loaded again, so it reflects what the URL serves, not unsaved page state)."""
     url = active_url_from_accessTree(ctx, spec)
@@ -170,7 +204,7 @@ def active_tab_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, str] | 
 
 
 @getters.register("html_check")
-def html_check(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def html_check(ctx: TaskContext, spec: HtmlCheckSpec) -> str:
     """Run the task's script (it prints a URL), open that URL, and require every selector in
     ``css_paths`` to be visible within ``timeout`` seconds."""
     from playwright.sync_api import expect
@@ -196,7 +230,7 @@ def html_check(ctx: TaskContext, spec: dict[str, Any]) -> str:
     return "Checking elements succeed"
 
 
-def find_home_page(ctx: TaskContext, spec: dict[str, Any], app: str, url: str, title: str, home: str) -> str:
+def find_home_page(ctx: TaskContext, spec: BrowserSpec, app: str, url: str, title: str, home: str) -> str:
     """``"Find <app> home page succeed"`` if some tab's URL starts with ``url`` (localhost and
     127.0.0.1 alike), its title contains ``title`` (any case) and the ``home`` link is visible."""
     from playwright.sync_api import Error as PlaywrightError
@@ -223,13 +257,13 @@ def find_home_page(ctx: TaskContext, spec: dict[str, Any], app: str, url: str, t
 
 
 @getters.register("airbyte_localhost_page")
-def airbyte_localhost_page(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def airbyte_localhost_page(ctx: TaskContext, spec: HomePageSpec) -> str:
     return find_home_page(ctx, spec, "airbyte", spec.get("url", "http://localhost:8000"),
                           spec.get("title", "Airbyte"), 'a[aria-label="Homepage"]')
 
 
 @getters.register("superset_localhost_page")
-def superset_localhost_page(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def superset_localhost_page(ctx: TaskContext, spec: HomePageSpec) -> str:
     return find_home_page(ctx, spec, "superset", spec.get("url", "http://localhost:8088/superset/welcome"),
                           spec.get("title", "superset"), 'a[href="/superset/welcome/"]')
 
@@ -243,7 +277,7 @@ METABASE_TEXT_TRIES, METABASE_TEXT_INTERVAL = 3, 3.0
 
 
 @getters.register("metabase_question_sql")
-def metabase_question_sql(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def metabase_question_sql(ctx: TaskContext, spec: BrowserSpec) -> str | None:
     """SQL of the Metabase question open in the browser, lower-cased, whitespace collapsed."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import expect
@@ -276,7 +310,7 @@ def metabase_question_sql(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
 
 
 @getters.register("dbt_profiles")
-def dbt_profiles(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def dbt_profiles(ctx: TaskContext, spec: DbtProfilesSpec) -> str | None:
     """The first ``profiles.yml`` among ``dirs``, fetched into the cache as ``dest``.
 
     A ``$VAR`` entry is resolved by echoing it in a fresh guest bash, as the original did; a

@@ -106,4 +106,4 @@ def read_cell_style(
         return fill.tagname
     if fill.tagname != "patternFill":
         return None
-    return color_value(fill.bgColor if name == "bgcolor" else fill.fgColor)
+    return color_value(fill.bgColor if name == "bgcolor" else fill.fgColor)  # type: ignore[union-attr]  # a patternFill is a PatternFill, which has both colours

@@ -72,10 +72,10 @@ def closed_form(result: str | None, expected: Iterable[Iterable[Any]] | Mapping[
     given = answer_pairs(result) if result is not None else {}
     parts = tuple({"name": name, "expected": label, "given": given.get(name), "correct": is_equal(given.get(name), label)}
                   for name, label in labels.items())
-    right = sum(part["correct"] for part in parts)
+    right = sum(part["correct"] for part in parts)  # type: ignore[misc]  # is_equal gives a bool
     wrong = [f"{p['name']}: {'nothing' if p['given'] is None else repr(p['given'])} (expected {p['expected']!r})"
              for p in parts if not p["correct"]]
     detail = ("no answer given; " if result is None else "") + f"{right} of {len(parts)} sub-answers right"
     if wrong:
         detail += "; wrong: " + ", ".join(wrong)
-    return Scored(1.0 if right == len(parts) else 0.0, detail, parts)
+    return Scored(1.0 if right == len(parts) else 0.0, detail, parts)  # type: ignore[arg-type]  # the parts hold JSON values: text, a bool, None

@@ -87,8 +87,8 @@ def _compile(formula: str) -> Callable[[Worksheet, int, int], bool]:
         raise NotImplementedError(f"conditional formula {formula!r} refers to another sheet")
     references: dict[str, tuple[Corner, Corner | None]] = {}
     for match in _REFERENCE.finditer(scan):
-        first: Corner = match.group(1, 2, 3, 4)
-        second: Corner | None = match.group(5, 6, 7, 8) if match.group(6) else None
+        first: Corner = match.group(1, 2, 3, 4)  # type: ignore[assignment]  # the pattern's groups 1-4 always match
+        second: Corner | None = match.group(5, 6, 7, 8) if match.group(6) else None  # type: ignore[assignment]  # groups 5-8 match together, when group 6 does
         name = f"{first[1]}{first[3]}" + (f":{second[1]}{second[3]}" if second else "")
         if references.setdefault(name, (first, second)) != (first, second):
             raise NotImplementedError(f"conditional formula {formula!r} anchors {name} in two ways")

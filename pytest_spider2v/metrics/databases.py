@@ -60,7 +60,7 @@ class _Database:
 
             self.conn: _Connection = duckdb.connect(str(path), read_only=True)
             # names are qualified with the catalog too: dbt names the schema like the file
-            self.catalog = self.conn.execute("SELECT current_database()").fetchone()[0]
+            self.catalog = self.conn.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]  # SELECT current_database() always gives a row
         else:
             self.conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
             self.catalog = ""
@@ -116,7 +116,7 @@ def check_local_database(
     expected: FileArg,
     *,
     db_type: str = "duckdb",
-    check_type: str | list[str] = ("table", "view"),
+    check_type: str | Iterable[str] = ("table", "view"),
     table_targets: list[str] | None = None,
     view_targets: list[str] | None = None,
     schema_name: str = "",

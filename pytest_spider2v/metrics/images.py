@@ -152,7 +152,7 @@ def compare_image_list(result: FileArg | Sequence[FileArg], expected: FileArg | 
         logger.info("compare_image_list: %d result images, %d expected", len(results), len(expecteds))
         return 0.0
     for index, (result_path, expected_path) in enumerate(zip(results, expecteds)):
-        a, b = _open_image(result_path, f"result[{index}]"), _open_image(expected_path, f"expected[{index}]")
+        a, b = _open_image(result_path, f"result[{index}]"), _open_image(expected_path, f"expected[{index}]")  # type: ignore[arg-type]  # a list of lists is no image path: _open_image reports it
         if a is None or b is None:
             return 0.0
         if a.size != b.size or a.mode != b.mode:

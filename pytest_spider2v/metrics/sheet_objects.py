@@ -56,7 +56,7 @@ def charts(ws: Worksheet, props: list[str]) -> dict[str, dict[str, Any]]:
     if unknown:
         raise ValueError(f"unsupported chart_props {sorted(unknown)} (known: {sorted(CHART_PROPS)})")
     summary: dict[str, dict[str, Any]] = {}
-    for chart in ws._charts:
+    for chart in ws._charts:  # type: ignore[attr-defined]  # openpyxl's private list of a sheet's charts, which its stubs leave out
         key = ";".join(f"{_reference(s.val)},{_reference(s.cat)}" for s in chart.series)
         info: dict[str, Any] = {}
         if "title" in props:
@@ -96,7 +96,7 @@ def pivot_tables(ws: Worksheet, props: list[str]) -> dict[str, dict[str, Any]]:
     if unknown:
         raise ValueError(f"unsupported pivot_props {sorted(unknown)} (known: {sorted(PIVOT_PROPS)})")
     summary: dict[str, dict[str, Any]] = {}
-    for pivot in ws._pivots:
+    for pivot in ws._pivots:  # type: ignore[attr-defined]  # openpyxl's private list of a sheet's pivot tables, which its stubs leave out
         raw = [[(item.h, item.x) for item in (field.items or []) if item.x is not None] for field in pivot.pivotFields]
         trimmed_left = list(itertools.dropwhile(lambda items: not items, raw))
         left_bias = len(raw) - len(trimmed_left)
@@ -199,7 +199,7 @@ def sparklines(path: Path, sheet_name: str) -> dict[str, str]:
         for sheet in workbook.iter(f"{{{_MAIN}}}sheet"):
             if sheet.get("name") == sheet_name:
                 target = targets.get(sheet.get(f"{{{_REL}}}id"), "")
-                part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))
+                part = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join("xl", target))  # type: ignore[union-attr, arg-type]  # OOXML requires a relationship's Target
         if part is None:
             return {}
         xml = ElementTree.fromstring(archive.read(part))

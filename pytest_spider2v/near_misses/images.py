@@ -30,7 +30,7 @@ def _variants(path: Any, workdir: Path) -> Iterator[tuple[str, str, Path]]:
     background = max(blanked.getcolors(blanked.width * blanked.height) or [(0, 0)], key=lambda c: c[0])[1]
     width, height = blanked.size
     box = (width // 4, height // 4, width - width // 4, height - height // 4)
-    blanked.paste(background, box)
+    blanked.paste(background, box)  # type: ignore[arg-type]  # getcolors gives (count, colour) pairs; a colour is what paste takes
     out = numbered(workdir, name)
     blanked.save(out)
     yield "region blanked", f"{Path(path).name}: the central quarter", out

@@ -76,7 +76,7 @@ def _rule_variants(path: Path, book: Workbook, rule: Mapping[str, Any], workdir:
     """What the maker of the rule's type makes of the result: variants, and the parts it cannot
     vary here with why."""
     kind = rule.get("type")
-    maker = RULE_MAKERS.get(kind)
+    maker = RULE_MAKERS.get(kind)  # type: ignore[arg-type]  # a rule without a type finds no maker: None is a key like any
     if maker is None:
         return
     sheet = book.sheetnames[0] if kind == "sheet_name" else _result_sheet(book, rule)
@@ -113,7 +113,7 @@ def _variant(path: Path, workdir: Path, kind: str, where: str, change: Change, c
     change(book)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        book.save(out)
+        book.save(out)  # type: ignore[union-attr]  # _load gives None only for a file that is no workbook, which the maker never varies
     _copy_exports(path, out)
     return NearMiss(kind, where, str(out), control=control, part=part)
 

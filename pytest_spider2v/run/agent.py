@@ -11,11 +11,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypedDict, Union
+from typing import TYPE_CHECKING, Any, TypedDict, Union
 
 from pytest_spider2v.run.json_values import JsonRecord, Number, Text
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.tasks.model import Task
+
+if TYPE_CHECKING:
+    from pytest_spider2v.registry import AgentFactory
 
 #: pyautogui code (str), a special word "WAIT" / "FAIL" / "DONE", or a computer_13 dict. DONE
 #: carrying the agent's final answer is ``{"action_type": "DONE", "answer": text}`` in either
@@ -137,7 +140,7 @@ def answer_of(action: Action) -> str | None:
     return None
 
 
-def agent_factory(name: str) -> Any:
+def agent_factory(name: str) -> AgentFactory:
     """The factory for ``--agent NAME``: an exact registration, or one whose ``matches`` accepts it.
 
     ``matches`` (registration metadata) lets one family serve many names, e.g. every OpenAI model.

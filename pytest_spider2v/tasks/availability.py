@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pytest_spider2v.registry import Registry, emulators, getters, metrics, setup_steps
+from pytest_spider2v.registry import TaskNames, emulators, getters, metrics, setup_steps
 from pytest_spider2v.tasks.model import Task
 
 #: Where the original's tasks name their account settings; the rest of the path is kept below
@@ -31,10 +31,14 @@ class Emulator(Protocol):
     each task's environment, that ``--cloud emulate`` points a run's account tasks at (setup
     steps, getters and the guest's own clients), so the data path is proven without an account."""
 
-    #: what it stands in for and with what, as a record and the report name it ("BigQuery: bqemulator 1.4")
-    title: str
-    #: the ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for
-    accounts: tuple[str, ...]
+    # Read-only members (a class attribute is one): what an emulator declares, never set from outside.
+    @property
+    def title(self) -> str:
+        """What it stands in for and with what, as a record and the report name it ("BigQuery: bqemulator 1.4")."""
+
+    @property
+    def accounts(self) -> tuple[str, ...]:
+        """The ``account`` keys (as the steps' and getters' ``account`` meta name them) it stands in for."""
 
     def write_settings(self, folder: Path) -> None:
         """Write the account settings, in the original's layout, that point at the emulator."""
@@ -85,10 +89,10 @@ def declared_reasons(task: Task, accounts: Accounts) -> list[str]:
     return reasons
 
 
-def named(task: Task) -> list[tuple[Registry[Any], str]]:
+def named(task: Task) -> list[tuple[TaskNames, str]]:
     """Every step type, metric and getter the task names, once each, in the task's order."""
     ev = task.spec.evaluator
-    found: list[tuple[Registry[Any], str]] = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
+    found: list[tuple[TaskNames, str]] = [(setup_steps, s.type) for s in [*task.spec.config, *ev.postconfig]]
     found += [(metrics, f) for f in (ev.func if isinstance(ev.func, list) else [ev.func]) if f != "infeasible"]
     for slot in (ev.result, ev.expected):
         found += [(getters, g.type) for g in (slot if isinstance(slot, list) else [slot]) if g is not None]

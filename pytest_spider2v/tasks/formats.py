@@ -22,9 +22,11 @@ class TaskFormat(Protocol):
     ``ignores`` must be cheap (names and a few ``stat`` calls, no reading).
     """
 
-    #: markers its tasks carry beyond the built-in ones -> their help text; registered when pytest
-    #: configures, so ``--strict-markers`` and ``pytest --markers`` know them before any file is read
-    markers: Mapping[str, str]
+    @property
+    def markers(self) -> Mapping[str, str]:
+        """Markers its tasks carry beyond the built-in ones -> their help text; registered when
+        pytest configures, so ``--strict-markers`` and ``pytest --markers`` know them before any
+        file is read. Read-only: a class attribute is one."""
 
     def claims(self, path: Path) -> bool:
         """Whether ``path`` is a task file of this format."""

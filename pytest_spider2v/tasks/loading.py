@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from pytest_spider2v.environments.locations import SPIDER2V_SOLUTIONS_DIR
-from pytest_spider2v.registry import check_parameters, getters, metrics, setup_steps
+from pytest_spider2v.registry import TaskNames, check_parameters, getters, metrics, setup_steps
 from pytest_spider2v.tasks.formats import task_format
 from pytest_spider2v.tasks.layouts import is_layout_file, spider2v_root
 from pytest_spider2v.tasks.model import (
@@ -173,7 +173,7 @@ def _check_names(path: Path, spec: TaskSpec) -> None:
                 fail(where, _unknown(getters, getter.type))
 
 
-def _unknown(registry: Any, name: str) -> str:
+def _unknown(registry: TaskNames, name: str) -> str:
     try:
         registry.entry(name)
     except LookupError as exc:

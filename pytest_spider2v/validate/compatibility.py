@@ -24,7 +24,7 @@ from typing import Any
 
 from pytest_spider2v.environments.locations import RECIPES_DIR
 from pytest_spider2v.environments.snapshots import load_snapshots
-from pytest_spider2v.registry import Registry, getters, load_extensions, metrics, setup_steps
+from pytest_spider2v.registry import TaskNames, getters, load_extensions, metrics, setup_steps
 from pytest_spider2v.run.records import read_result, task_dir
 from pytest_spider2v.tasks.availability import NO_SETTINGS, Accounts, declared_reasons
 from pytest_spider2v.tasks.loading import is_task_file, load_task_file
@@ -171,7 +171,7 @@ def unknown_names(raw: Any) -> list[tuple[str, str]]:
     """
     if not isinstance(raw, dict):
         return []
-    found: list[tuple[Registry[Any], Any]] = []
+    found: list[tuple[TaskNames, Any]] = []
     evaluator: dict[str, Any] = raw["evaluator"] if isinstance(raw.get("evaluator"), dict) else {}
     for step in [*_as_list(raw.get("config")), *_as_list(evaluator.get("postconfig"))]:
         if isinstance(step, dict):

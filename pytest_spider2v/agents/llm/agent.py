@@ -204,7 +204,7 @@ class LLMAgent(Agent):
         self._scratchpad = Scratchpad()
 
     @property
-    def needs_accessibility_tree(self) -> bool:
+    def needs_accessibility_tree(self) -> bool:  # type: ignore[override]  # decided by the settings; the base's class attribute is its default
         return self.settings.observation != "screenshot"
 
     def reset(self, task: Task) -> None:
@@ -247,7 +247,7 @@ class LLMAgent(Agent):
 
     def _code_turn(self, instruction: str, observation: Observation) -> Turn:
         """One turn without a screen: the whole scratchpad in, code or the final answer out."""
-        messages = self._scratchpad.messages(instruction, self._rag, observation.infos)
+        messages = self._scratchpad.messages(instruction, self._rag, observation.infos)  # type: ignore[arg-type]  # an ExecutionInfo is the dict the scratchpad reads
         completion, sent = self._complete(messages, fallback=trimmed(messages))
         actions = self._scratchpad.replied(completion.text)
         return Turn(response=completion.text, actions=actions, usage=self._usage(completion), prompt=redact(sent))
@@ -264,17 +264,17 @@ class LLMAgent(Agent):
 
     def _view(self, observation: Observation) -> View:
         s = self.settings
-        screen = png_size(observation.screenshot)
+        screen = png_size(observation.screenshot)  # type: ignore[arg-type]  # a screen agent is given a screenshot every turn
         nodes: list[Node] = prune(observation.accessibility_tree or "") if self.needs_accessibility_tree else []
         image: bytes | None = observation.screenshot
         marks: list[tuple[int, int, int, int]] = []
         if s.observation == "som":
-            image, marks, nodes = draw_marks(observation.screenshot, nodes)
+            image, marks, nodes = draw_marks(observation.screenshot, nodes)  # type: ignore[arg-type]  # a screen agent is given a screenshot every turn
         factor = 1.0
         if s.observation == "a11y_tree":
             image = None
         elif s.screenshot_max_width:
-            image, factor = scale_png(image, s.screenshot_max_width)
+            image, factor = scale_png(image, s.screenshot_max_width)  # type: ignore[arg-type]  # image is the screenshot here, given every turn
         shown = png_size(image) if image is not None and factor != 1.0 else screen
         if s.action_space == "computer_13" and factor != 1.0:
             nodes = [_scaled(node, factor) for node in nodes]
@@ -290,7 +290,7 @@ class LLMAgent(Agent):
         if self._last_problem:
             return self.prompts.invalid_reply(self._last_problem)
         if self.settings.execution_feedback and self._last_actions:
-            return self.prompts.feedback(self._last_actions, observation.infos)
+            return self.prompts.feedback(self._last_actions, observation.infos)  # type: ignore[arg-type]  # an ExecutionInfo is the dict the prompts read
         return None
 
     # -- model call -------------------------------------------------------------------------
@@ -318,7 +318,7 @@ class LLMAgent(Agent):
                 return [_to_screen(a, view) for a in parse_computer13(text)], None
             actions = parse_pyautogui(text)
             if self.settings.observation == "som":
-                actions = [resolve_indices(a, view.marks) if action_kind(a) == "code" else a for a in actions]
+                actions = [resolve_indices(a, view.marks) if action_kind(a) == "code" else a for a in actions]  # type: ignore[arg-type]  # action_kind 'code' is a str
             return actions, None
         except ActionError as exc:
             return [], str(exc)

@@ -177,7 +177,7 @@ class AnthropicBackend:
             if "prompt is too long" in str(exc):
                 raise ContextTooLong(str(exc)) from exc
             raise
-        text = "".join(block.text for block in reply.content if getattr(block, "type", "") == "text")
+        text = "".join(block.text for block in reply.content if getattr(block, "type", "") == "text")  # type: ignore[union-attr]  # only text blocks, which have a text, pass the filter
         return Completion(text, reply.usage.input_tokens, reply.usage.output_tokens)
 
 

@@ -115,7 +115,7 @@ def _computer13_action(item: Any, where: str) -> dict[str, Any]:
         return {"action_type": item.strip()}
     if isinstance(item, dict) and item.get("action_type") == "DONE":
         nested = item.get("parameters") if isinstance(item.get("parameters"), dict) else {}
-        answer = item.get("answer", nested.get("answer"))
+        answer = item.get("answer", nested.get("answer"))  # type: ignore[union-attr]  # nested is the parameters dict, or {}
         return {"action_type": "DONE"} if answer is None else done_with_answer(str(answer))
     if isinstance(item, dict) and isinstance(item.get("action_type"), str):
         return item

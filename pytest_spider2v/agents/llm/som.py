@@ -113,7 +113,7 @@ def _has_detail(image: Image.Image, node: Node) -> bool:
     if right <= left or bottom <= top:
         return False
     extrema = image.crop((left, top, right, bottom)).getextrema()
-    return any(low != high for low, high in extrema)
+    return any(low != high for low, high in extrema)  # type: ignore[misc]  # a screenshot is RGB(A): one (low, high) pair per band; a one-band image would fail here
 
 
 @functools.cache

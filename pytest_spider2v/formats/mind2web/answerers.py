@@ -70,12 +70,14 @@ class StepAnswerer(ABC):
         """The answer to one step."""
 
 
-#: ``factory(settings: AgentSettings) -> StepAnswerer``, by ``--agent`` name; a ``matches``
-#: registration meta lets one factory serve a family of names (every OpenAI model).
-web_agents: Registry[Callable[[AgentSettings], StepAnswerer]] = Registry("Mind2Web agent")
+#: ``factory(settings) -> StepAnswerer``: what ``--agent NAME`` answers Mind2Web steps with.
+WebAgentFactory = Callable[[AgentSettings], StepAnswerer]
+#: The web agents, by ``--agent`` name; a ``matches`` registration meta lets one factory serve a
+#: family of names (every OpenAI model).
+web_agents: Registry[WebAgentFactory] = Registry("Mind2Web agent")
 
 
-def answerer_factory(name: str) -> Callable[[AgentSettings], StepAnswerer]:
+def answerer_factory(name: str) -> WebAgentFactory:
     """The factory for ``--agent NAME``: an exact registration, or one whose ``matches`` accepts it;
     :class:`~pytest_spider2v.registry.UnknownName` for an agent that cannot answer Mind2Web steps."""
     if name in web_agents:

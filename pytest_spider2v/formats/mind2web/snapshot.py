@@ -87,7 +87,7 @@ def _step(path: Path, row: int, values: dict[str, Any], settings: SnapshotSettin
         if not isinstance(values.get(name), str) or not values[name].strip():
             return fail(name, f"must be a non-empty string, got {values.get(name)!r}")
     try:
-        step = int(values.get("target_action_index"))  # the hub stores it as text
+        step = int(values.get("target_action_index"))  # type: ignore[arg-type]  # the hub stores it as text; None raises TypeError, which the except below reports
         operation = _json(values.get("operation"))
         positives = [_json(c) for c in values.get("pos_candidates") or []]
         negatives = [_json(c) for c in values.get("neg_candidates") or []]

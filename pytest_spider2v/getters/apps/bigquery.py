@@ -12,7 +12,7 @@ ids in location ``us``.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, google_project, list_connections
 from pytest_spider2v.getters.builtin import local_cache_path
@@ -28,8 +28,27 @@ logger = logging.getLogger(__name__)
 QUERY_TIMEOUT = 300
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class ProjectSpec(TypedDict, total=False):
+    config_file: str  # the project's settings, below the settings folder
+    project_name: str
+
+
+class TableToCsvSpec(ProjectSpec, total=False):
+    dataset_id: str
+    table_id: str
+    schema: list[str]  # the columns
+    dest: str
+
+
+class SqlToCsvSpec(ProjectSpec, total=False):
+    sql: str  # a host file
+    dest: str
+
+
 @getters.register("bigquery_table_to_csv", account="bigquery")
-def bigquery_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def bigquery_table_to_csv(ctx: TaskContext, spec: TableToCsvSpec) -> str | None:
     project = google_project(ctx, spec, "bigquery_table_to_csv")
     columns = ", ".join(spec.get("schema") or ["*"])
     table = f"`{project.project_id}.{spec['dataset_id']}.{spec['table_id']}`"
@@ -37,7 +56,7 @@ def bigquery_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
 
 
 @getters.register("bigquery_sql_result_to_csv", account="bigquery")
-def bigquery_sql_result_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def bigquery_sql_result_to_csv(ctx: TaskContext, spec: SqlToCsvSpec) -> str | None:
     project = google_project(ctx, spec, "bigquery_sql_result_to_csv")
     sql = read_host_file(ctx, spec["sql"], "bigquery_sql_result_to_csv").decode("utf-8")
     return _query_to_csv(ctx, bigquery_client(project), sql.replace("{}", project.project_id),
@@ -45,14 +64,14 @@ def bigquery_sql_result_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | 
 
 
 @getters.register("bigquery_datasets", account="bigquery")
-def bigquery_datasets(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
+def bigquery_datasets(ctx: TaskContext, spec: ProjectSpec) -> list[str]:
     client = bigquery_client(google_project(ctx, spec, "bigquery_datasets"))
     return [dataset.dataset_id for dataset in client.list_datasets()]
 
 
 @getters.register("bigquery_connections", account="bigquery",
                   not_emulated="the emulator has no BigQuery Connection API")
-def bigquery_connections(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
+def bigquery_connections(ctx: TaskContext, spec: ProjectSpec) -> list[str]:
     project = google_project(ctx, spec, "bigquery_connections")
     return [c.name.rsplit("/", 1)[-1] for c in list_connections(connection_client(project), project)]
 

@@ -13,7 +13,7 @@ column) gives None, i.e. a score of 0, and is logged.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
@@ -44,8 +44,19 @@ def normalise_rows(engine: str, output: str, separator: str = "|", null: str = "
     return "".join(line + "\n" for line in lines)
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class DatabaseQuerySpec(TypedDict, total=False):
+    engine: str
+    database: str
+    sql: str
+    separator: str
+    null: str
+    dest: str
+
+
 @getters.register("database_query")
-def database_query(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def database_query(ctx: TaskContext, spec: DatabaseQuerySpec) -> str | None:
     engine, separator, null = spec.get("engine", "postgresql"), spec.get("separator", "|"), spec.get("null", "")
     command = query_command(engine, spec["database"], spec["sql"], separator, null)
     result = ctx.env.execute(command, timeout=SCRIPT_TIMEOUT)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any
+from typing import TypedDict
 
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.getters.web import active_url_from_accessTree
@@ -33,8 +33,14 @@ def sheet_id(url: str) -> str | None:
     return match.group(1) if match else None
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class ActiveSheetSpec(TypedDict):
+    dest: str
+
+
 @getters.register("googlesheet_active_file", account="googledrive")
-def googlesheet_active_file(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def googlesheet_active_file(ctx: TaskContext, spec: ActiveSheetSpec) -> str | None:
     import httpx
 
     url = active_url_from_accessTree(ctx, {"goto_prefix": "https://"})

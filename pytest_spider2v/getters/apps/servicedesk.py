@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import Any, TypedDict
 
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
@@ -104,7 +104,7 @@ except Exception as exc:
 """
 
 
-def getter_arguments(spec: dict[str, Any]) -> dict[str, Any]:
+def getter_arguments(spec: TicketsSpec) -> dict[str, Any]:
     """The guest script's arguments from a getter spec (defaults: the image's root account)."""
     if not spec.get("query"):
         raise ValueError("rt_tickets: the getter needs a TicketSQL 'query'")
@@ -134,8 +134,18 @@ def parse_getter_output(stdout: str) -> list[dict[str, Any]] | None:
     return data
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class TicketsSpec(TypedDict, total=False):
+    query: str  # TicketSQL
+    url: str
+    user: str
+    password: str
+    history: bool
+
+
 @getters.register("rt_tickets")
-def rt_tickets(ctx: TaskContext, spec: dict[str, Any]) -> list[dict[str, Any]] | None:
+def rt_tickets(ctx: TaskContext, spec: TicketsSpec) -> list[dict[str, Any]] | None:
     """The tickets found by ``spec["query"]`` (TicketSQL), read through REST 2 in the guest."""
     args = getter_arguments(spec)
     result = ctx.env.execute(["python3", "-c", GUEST_SCRIPT, json.dumps(args)], timeout=GETTER_TIMEOUT)

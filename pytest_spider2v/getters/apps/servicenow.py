@@ -15,7 +15,7 @@ harness fault and raises. Implemented, verified only with an account.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TypedDict
 
 from pytest_spider2v.clouds.servicenow import (
     VALIDATE_TIMEOUT,
@@ -34,8 +34,16 @@ logger = logging.getLogger(__name__)
 SUCCEED, FAILED = "succeed", "failed"
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class TaskResultSpec(TypedDict, total=False):
+    settings_file: str
+    path: str  # the guest file holding the agent's answer, for a task that asks one
+    close: bool
+
+
 @getters.register("workarena_task_result", account="servicenow")
-def workarena_task_result(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def workarena_task_result(ctx: TaskContext, spec: TaskResultSpec) -> str:
     instance_settings(ctx, spec, "workarena_task_result")  # a missing or malformed file is named here
     workarena = session(ctx)
     answer = None

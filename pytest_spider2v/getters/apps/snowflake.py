@@ -20,7 +20,7 @@ import csv
 import time
 from collections.abc import Sequence
 from contextlib import closing
-from typing import Any
+from typing import Any, TypedDict
 
 from pytest_spider2v.clouds.snowflake import SnowflakeAccount, connect, quoted, snowflake_account
 from pytest_spider2v.getters.builtin import local_cache_path
@@ -35,8 +35,51 @@ NO_USERS = "fakesnow has no users (DESC USER, SHOW GRANTS TO USER)"
 NO_EVENTS = "fakesnow has no event tables and runs no Python functions"
 
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class SnowflakeSpec(TypedDict, total=False):
+    settings_file: str  # the account's settings, below the settings folder
+
+
+class TableSpec(SnowflakeSpec, total=False):
+    database: str
+    schema: str
+    table: str
+    include_header: bool
+    dest: str
+
+
+class SchemaSpec(SnowflakeSpec, total=False):
+    database: str | list[str]
+    schema: str
+    include_type: bool
+    dest: str
+
+
+class ExecutionSpec(SnowflakeSpec, total=False):
+    sql_script: str  # a host file, or
+    sql_command: str
+    database: str
+    schema: str
+    include_header: bool
+    dest: str
+    return_string: bool
+
+
+class UserSpec(SnowflakeSpec, total=False):
+    username: str
+
+
+class EventSpec(SnowflakeSpec, total=False):
+    database: str
+    schema: str
+    table: str  # the event table
+    function: str
+    logger: str
+
+
 @getters.register("snowflake_table_to_csv", account="snowflake")
-def snowflake_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def snowflake_table_to_csv(ctx: TaskContext, spec: TableSpec) -> str | None:
     from snowflake.connector.errors import ProgrammingError
 
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_table_to_csv")
@@ -51,7 +94,7 @@ def snowflake_table_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None
 
 
 @getters.register("snowflake_database_schema_to_csv", account="snowflake")
-def snowflake_database_schema_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def snowflake_database_schema_to_csv(ctx: TaskContext, spec: SchemaSpec) -> str | None:
     from snowflake.connector.errors import ProgrammingError
 
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_database_schema_to_csv")
@@ -76,7 +119,7 @@ def snowflake_database_schema_to_csv(ctx: TaskContext, spec: dict[str, Any]) -> 
 
 
 @getters.register("snowflake_execution_result", account="snowflake")
-def snowflake_execution_result(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def snowflake_execution_result(ctx: TaskContext, spec: ExecutionSpec) -> str | None:
     from snowflake.connector.errors import ProgrammingError
 
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_execution_result")
@@ -99,7 +142,7 @@ def snowflake_execution_result(ctx: TaskContext, spec: dict[str, Any]) -> str | 
 
 
 @getters.register("snowflake_user_info", account="snowflake", not_emulated=NO_USERS)
-def snowflake_user_info(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, Any]:
+def snowflake_user_info(ctx: TaskContext, spec: UserSpec) -> dict[str, Any]:
     """The user's fields and roles; and, when the task's rules name the user's PASSWORD, whether it
     signs in with it (``PASSWORD_ACCEPTED``): the original's metric tried that sign-in itself, a
     metric here only reads what the getters brought."""
@@ -135,7 +178,7 @@ def _ruled_password(ctx: TaskContext) -> str | None:
 
 
 @getters.register("snowflake_function_result", account="snowflake", not_emulated=NO_EVENTS)
-def snowflake_function_result(ctx: TaskContext, spec: dict[str, Any]) -> Any:
+def snowflake_function_result(ctx: TaskContext, spec: EventSpec) -> Any:
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_function_result")
     with closing(connect(account, database=spec["database"], schema=spec.get("schema") or "PUBLIC")) as connection:
         cursor = connection.cursor()
@@ -146,7 +189,7 @@ def snowflake_function_result(ctx: TaskContext, spec: dict[str, Any]) -> Any:
 
 
 @getters.register("snowflake_log_message", account="snowflake", not_emulated=NO_EVENTS)
-def snowflake_log_message(ctx: TaskContext, spec: dict[str, Any]) -> dict[str, str] | None:
+def snowflake_log_message(ctx: TaskContext, spec: EventSpec) -> dict[str, str] | None:
     account = snowflake_account(ctx, spec.get("settings_file"), "snowflake_log_message")
     sql = (f"SELECT RECORD['severity_text'], VALUE FROM {spec['database']}.public.{spec['table']} "
            "WHERE RECORD_TYPE = 'LOG' AND SCOPE['name'] = %s")

@@ -8,7 +8,7 @@ worksheet must have selected, as a CSV with header). Implemented, verified only 
 from __future__ import annotations
 
 from contextlib import closing
-from typing import Any
+from typing import TypedDict
 
 from pytest_spider2v.clouds.snowflake import connect, snowflake_account
 from pytest_spider2v.getters.apps.snowflake import write_csv
@@ -17,15 +17,32 @@ from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.steps.apps.snowsight import NO_CONSOLE, SNOWSIGHT
 from pytest_spider2v.steps.consoles import open_page
 
+# -- what each getter reads of its task's getter object (the fields the task schema gives it) --
+
+class WorksheetSpec(TypedDict, total=False):
+    listening_port: int
+
+
+class WorksheetFolderSpec(WorksheetSpec, total=False):
+    folder_name: str
+
+
+class WorksheetResultSpec(WorksheetSpec, total=False):
+    worksheet: str
+    database: str
+    schema: str
+    settings_file: str
+    dest: str
+
 
 @getters.register("snowflake_worksheet_sql", account="snowflake", not_emulated=NO_CONSOLE)
-def snowflake_worksheet_sql(ctx: TaskContext, spec: dict[str, Any]) -> str:
+def snowflake_worksheet_sql(ctx: TaskContext, spec: WorksheetSpec) -> str:
     with open_page(ctx, spec.get("listening_port", 9222), SNOWSIGHT) as page:
         return page.locator("div[aria-label=worksheet]").inner_text().strip()
 
 
 @getters.register("snowflake_worksheet_names_in_folder", account="snowflake", not_emulated=NO_CONSOLE)
-def snowflake_worksheet_names_in_folder(ctx: TaskContext, spec: dict[str, Any]) -> list[str]:
+def snowflake_worksheet_names_in_folder(ctx: TaskContext, spec: WorksheetFolderSpec) -> list[str]:
     with open_page(ctx, spec.get("listening_port", 9222), SNOWSIGHT) as page:
         folder = page.locator(f"div[role=rowgroup] a[aria-label={spec['folder_name']!r}]")
         page.locator("div[role=rowgroup]").first.wait_for()
@@ -37,7 +54,7 @@ def snowflake_worksheet_names_in_folder(ctx: TaskContext, spec: dict[str, Any]) 
 
 
 @getters.register("snowflake_worksheet_sql_result", account="snowflake", not_emulated=NO_CONSOLE)
-def snowflake_worksheet_sql_result(ctx: TaskContext, spec: dict[str, Any]) -> str | None:
+def snowflake_worksheet_sql_result(ctx: TaskContext, spec: WorksheetResultSpec) -> str | None:
     from snowflake.connector.errors import ProgrammingError
 
     with open_page(ctx, spec.get("listening_port", 9222), SNOWSIGHT) as page:

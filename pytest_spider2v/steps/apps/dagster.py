@@ -40,7 +40,7 @@ from pytest_spider2v.steps.webui import Action
 from pytest_spider2v.steps.webui import parse_actions as parse_shared
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Page
+    from playwright.sync_api import BrowserContext, Page
 
 logger = logging.getLogger(__name__)
 
@@ -97,7 +97,7 @@ def matches(page_address: str, url: str) -> bool:
     return page.path == prefix or page.path.startswith(prefix + "/") or not prefix
 
 
-def find_or_open_page(context, url: str, target: str, tries: int = PAGE_TRIES, interval: float = PAGE_INTERVAL) -> Page:
+def find_or_open_page(context: BrowserContext, url: str, target: str, tries: int = PAGE_TRIES, interval: float = PAGE_INTERVAL) -> Page:
     """The tab already showing the UI, or a new one loading ``target`` (retried while the
     web server is still coming up)."""
     from playwright.sync_api import Error as PlaywrightError

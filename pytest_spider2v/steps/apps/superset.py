@@ -68,7 +68,7 @@ def is_login_page(page_url: str) -> bool:
     return urlsplit(page_url).path.rstrip("/").endswith("/login")
 
 
-def find_tab(pages: list, url: str):
+def find_tab(pages: list[Page], url: str) -> Page | None:
     """The first tab whose URL starts with ``url`` (the original's test), or None."""
     for page in pages:
         if page.url.startswith(url):
