@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
-from pytest_spider2v.threads import start_background
+from pytest_spider2v.signals.threads import start_background
 
 VERDICTS = ("DONE", "FAIL")
 

@@ -31,7 +31,7 @@ from docker.models.images import Image
 
 from pytest_spider2v.environments.locations import GUEST_SERVER_DIR, RECIPES_DIR
 from pytest_spider2v.environments.snapshots import image_name, load_snapshots, recipe_dir, recipe_parent
-from pytest_spider2v.threads import leave_signals_to_main_thread
+from pytest_spider2v.signals.threads import leave_signals_to_main_thread
 
 BASE_IMAGE = "spider2v/base:bookworm"
 UPSTREAM_BASE = "debian:bookworm"

@@ -17,13 +17,8 @@ from typing import Any, TypedDict
 
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import (
-    SCRIPT_TIMEOUT,
-    copyfile_from_host_to_guest,
-    log_failure,
-    read_host_file,
-    reject_url,
-)
+from pytest_spider2v.run.task_helpers import SCRIPT_TIMEOUT, log_failure, read_host_file, reject_url
+from pytest_spider2v.steps.builtin import copyfile_from_host_to_guest
 
 logger = logging.getLogger(__name__)
 

@@ -1,9 +1,10 @@
 """The pytest plugin (entry point ``pytest11: spider2v``): every task file a test file, every task
 a test item, run by fixtures through one task's lifecycle (:mod:`pytest_spider2v.run`).
 
-Its modules: :mod:`.options` (the command line and the settings read from it), :mod:`.collection`
-(task files to items, markers), :mod:`.fixtures` (the run of a task item), :mod:`.hookspecs` (the
-hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects), :mod:`.workers`
+Its modules: :mod:`.options` (the command line), :mod:`.config` (the run's configuration, read
+from it once: the agent's, the episode's and the record's settings derive from it),
+:mod:`.collection` (task files to items, markers), :mod:`.fixtures` (the run of a task item),
+:mod:`.hookspecs` (the hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects), :mod:`.workers`
 (controller or xdist worker), :mod:`.ownership` (whose environments these are),
 :mod:`.interrupts` (a stopped run leaves nothing behind) and :mod:`.terminal` (lines shown at once).
 
@@ -18,7 +19,6 @@ import pytest
 
 from pytest_spider2v import registry
 from pytest_spider2v.plugin import collection, fixtures, hookspecs, interrupts, options, ownership
-from pytest_spider2v.plugin.keys import RUN_DIR, RUN_SETTINGS
 from pytest_spider2v.tasks.formats import registered_formats
 from pytest_spider2v.tasks.model import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS
 
@@ -44,9 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
             collection.ensure_marker(config, name, text)
     ownership.configure(config)
     interrupts.configure(config)
-    options.configure_cloud(config)
-    config.stash[RUN_DIR] = options.run_folder(config)
-    config.stash[RUN_SETTINGS] = options.recorded_settings(config)
+    options.configure(config)
 
 
 def _fixed_markers() -> list[tuple[str, str]]:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, REPEAT, RUN_DIR, TASK
+from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
 from pytest_spider2v.run.agent import agent_factory, run_read_by
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.results import Repeat
@@ -49,12 +49,12 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     their own agent, as ``--validate`` checks do, need none)."""
     if config.option.collectonly or not any(TASK in i.stash and AGENT not in i.stash for i in items):
         return
-    agent = config.getoption("spider2v_agent")
+    agent = config.stash[RUN_CONFIG].agent
     if not agent:
         raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registry.agents)})")
     try:
         agent_factory(agent)
-        registry.providers.get(config.getoption("spider2v_provider"))
+        registry.providers.get(config.stash[RUN_CONFIG].provider)
         read = run_read_by(agent)
     except LookupError as exc:
         raise pytest.UsageError(str(exc)) from None
@@ -99,7 +99,7 @@ class TaskFile(pytest.Module):
         made = self.ihook.pytest_spider2v_make_items(collector=self, tasks=tasks) if tasks else []
         items: list[pytest.Item | pytest.Collector] = list(made if made is not None else
                                                           [TaskItem.of_task(self, task) for task in tasks])
-        count: int = self.config.getoption("spider2v_repeat", 1)
+        count = self.config.stash[RUN_CONFIG].repeat
         if count > 1:
             items = [repeated for item in items
                      for repeated in (item.repeats(count) if isinstance(item, TaskItem) else [item])]

@@ -16,7 +16,7 @@ import pytest
 
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.plugin import options, ownership, workers
-from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_DIR, RUN_SETTINGS, TASK
+from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
 from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
@@ -29,24 +29,22 @@ from pytest_spider2v.tasks.model import Task
 
 def agent_name(item: pytest.Item) -> str:
     """``--agent``, unless the item names its own agent (a ``--validate`` check)."""
-    return item.stash.get(AGENT, None) or item.config.getoption("spider2v_agent")
+    return item.stash.get(AGENT, None) or item.config.stash[RUN_CONFIG].agent or ""
 
 
 def agent_settings(item: pytest.Item) -> AgentSettings:
-    """What the item's agent is made with: its name, the step budget, the agent options and the
-    worker it runs in (a task format whose items run without an environment makes its own agents
-    from these too)."""
-    config = item.config
-    return AgentSettings(name=agent_name(item), max_steps=config.getoption("spider2v_max_steps"),
-                         options=options.agent_options(config), worker=workers.worker_id(config))
+    """What the item's agent is made with: its name, the agent options and the worker it runs in
+    (a task format whose items run without an environment makes its own agents from these too)."""
+    return item.config.stash[RUN_CONFIG].agent_settings(agent_name(item), workers.worker_id(item.config))
 
 
 @pytest.fixture(scope="session")
 def spider2v_provider(request: pytest.FixtureRequest) -> Iterator[Provider]:
     """This worker's environment provider; removes a crashed run's leftovers first."""
     config = request.config
-    provider = providers.get(config.getoption("spider2v_provider"))(
-        owner=ownership.owner(config), worker=workers.worker_id(config) or "main", **options.provider_options(config))
+    run = config.stash[RUN_CONFIG]
+    provider = providers.get(run.provider)(
+        owner=ownership.owner(config), worker=workers.worker_id(config) or "main", **run.provider_options)
     provider.cleanup_stale()
     try:
         yield provider
@@ -78,13 +76,13 @@ def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> Task
     repeat = item.stash.get(REPEAT, None)
     if repeat is not None and repeat.index > 1:  # the first keeps the task's folder: a run without --repeat resumes
         directory = directory.with_name(f"{directory.name}-repeat-{repeat.index}")
-    previous = recorded_outcome(read_result(directory), agent) if config.getoption("spider2v_resume") else None
+    previous = recorded_outcome(read_result(directory), agent) if config.stash[RUN_CONFIG].resume else None
     if previous is not None:
         record = TaskRecord(directory, replace(previous, repeat=repeat))
     else:
         fingerprint = config.hook.pytest_spider2v_task_fingerprint(task=spider2v_task) or ""
-        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent, config.stash[RUN_SETTINGS],
-                                  repeat, fingerprint)
+        record = TaskRecord.start(directory, spider2v_task, item.nodeid, agent,
+                                  config.stash[RUN_CONFIG].recorded_settings(), repeat, fingerprint)
     item.stash[RECORD] = record
     return record
 
@@ -105,7 +103,7 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
         value: Provider = request.getfixturevalue("spider2v_provider")
         return value
 
-    run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, options.run_settings(config),
+    run = TaskRun(spider2v_task, spider2v_record, name, make_agent, provider, config.stash[RUN_CONFIG].run_settings,
                   spider2v_accounts, announce=announcer(config))
     try:
         yield run

@@ -21,9 +21,10 @@ def pytest_spider2v_agent_options(config: pytest.Config) -> dict[str, str]:
     """
 
 
-def pytest_spider2v_provider_options(config: pytest.Config) -> dict[str, Any]:
+def pytest_spider2v_provider_options(config: pytest.Config, provider: str) -> dict[str, Any]:
     """Provider options an extension derives from its own command-line flags (a cluster's
-    address), merged into what the provider's factory is given besides the core's limits."""
+    address), merged into what the provider's factory is given besides the core's limits;
+    ``provider`` is the ``--provider`` the run uses."""
 
 
 @pytest.hookspec(firstresult=True)

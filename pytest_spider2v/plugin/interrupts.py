@@ -1,5 +1,5 @@
-"""A stopped run leaves nothing behind: Ctrl-C or SIGTERM (:mod:`pytest_spider2v.stopping`) on the
-controller reaches its xdist workers, each records its unfinished task as interrupted and
+"""A stopped run leaves nothing behind: Ctrl-C or SIGTERM (:mod:`pytest_spider2v.signals.stopping`)
+on the controller reaches its xdist workers, each records its unfinished task as interrupted and
 releases its environment, and the controller then removes whatever of the run remains.
 
 xdist ends its workers ten seconds after the session finishes, whatever they are doing; a worker
@@ -17,11 +17,12 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v import stopping
 from pytest_spider2v.environments.base import EnvironmentFault
-from pytest_spider2v.plugin import options, ownership
+from pytest_spider2v.plugin import ownership
+from pytest_spider2v.plugin.keys import RUN_CONFIG
 from pytest_spider2v.plugin.workers import is_worker
 from pytest_spider2v.registry import providers
+from pytest_spider2v.signals import stopping
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +61,9 @@ class Interrupts:
     def remove_run(self, wait: float) -> None:
         config = self.config
         try:
-            provider = providers.get(config.getoption("spider2v_provider"))(
-                owner=ownership.owner(config), worker="controller", **options.provider_options(config))
+            run = config.stash[RUN_CONFIG]
+            provider = providers.get(run.provider)(owner=ownership.owner(config), worker="controller",
+                                                   **run.provider_options)
         except (EnvironmentFault, pytest.UsageError) as exc:  # no engine, or a provider never usable
             log.info("after the stop, no provider to look for the run's environments: %s", exc)
             return

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_spider2v.run.json_values import JsonObject
+from pytest_spider2v.plugin.config import RunConfig
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.results import Repeat
 from pytest_spider2v.tasks.model import Task
@@ -25,9 +25,8 @@ REPEAT = pytest.StashKey[Repeat]()
 RECORD = pytest.StashKey[TaskRecord]()
 #: with ``--cloud emulate``: the folder of account settings pointing at the emulators, on the config
 EMULATOR_SETTINGS = pytest.StashKey[Path]()
-#: the run's settings as a task's record keeps them (secrets masked), on the config: what the
-#: run's manifest states of them
-RUN_SETTINGS = pytest.StashKey[JsonObject]()
+#: the run's configuration, its command line read once (:mod:`.config`), on the config
+RUN_CONFIG = pytest.StashKey[RunConfig]()
 #: the run folder ``<results dir>/<run>`` on the config
 RUN_DIR = pytest.StashKey[Path]()
 #: the controller's owner token on the config (:mod:`.workers`)

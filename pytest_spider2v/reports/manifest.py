@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from pytest_spider2v.plugin.keys import RUN_SETTINGS
+from pytest_spider2v.plugin.keys import RUN_CONFIG
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import public_settings
@@ -44,7 +44,8 @@ IDENTITY = ("model", "vendor")
 def started(config: pytest.Config, run: Path, now: str) -> JsonObject:
     """The manifest as the run started at ``now``: the harness, the agent and its parameters, the
     settings, the machine, the date. A resumed run keeps the first start and notes when it resumed."""
-    earlier = read_manifest(run) if config.getoption("spider2v_resume") else None
+    settings = config.stash[RUN_CONFIG]
+    earlier = read_manifest(run) if settings.resume else None
     parameters: dict[str, Any] = {}
     for extra in config.hook.pytest_spider2v_manifest(config=config):
         parameters.update(extra)
@@ -52,9 +53,9 @@ def started(config: pytest.Config, run: Path, now: str) -> JsonObject:
         "format": "spider2v-manifest/1",
         "run": run.name,
         "project": {"version": _version(), "commit": _commit()},
-        "agent": {"name": config.getoption("spider2v_agent") or "", "parameters": public_settings(parameters)},
-        "settings": config.stash[RUN_SETTINGS],
-        "repeats": config.getoption("spider2v_repeat"),
+        "agent": {"name": settings.agent or "", "parameters": public_settings(parameters)},
+        "settings": settings.recorded_settings(),
+        "repeats": settings.repeat,
         "errata": {"digest": _digest(ERRATA.read_bytes())},
         "machine": {"cores": os.cpu_count(), "memory_gib": _memory_gib(), "system": platform.platform(),
                     "python": platform.python_version()},

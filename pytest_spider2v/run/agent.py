@@ -62,8 +62,11 @@ class Turn:
 
 @dataclass(frozen=True)
 class AgentSettings:
+    """What an agent is made with. Its turns are no part of it: the episode bounds them
+    (:class:`EpisodeSettings`), and an agent with its own limits says so in
+    :meth:`Agent.episode_settings`."""
+
     name: str
-    max_steps: int = 15
     options: dict[str, Any] = field(default_factory=dict)
     #: the xdist worker the agent runs in (``gw0``, ...), None in the controller or without xdist:
     #: an agent that talks to a person needs to know whether this process has the terminal

@@ -24,7 +24,7 @@ from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.run.results import Step, StepTimings
 from pytest_spider2v.run.settings import EpisodeSettings
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.threads import leave_signals_to_main_thread
+from pytest_spider2v.signals.threads import leave_signals_to_main_thread
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -29,8 +29,8 @@ environment is served to a browser as soon as it is acquired, so its setup can b
 and the URL is announced and recorded. With ``record_video`` the episode is recorded from the
 first observation to the end of the evaluation (:mod:`pytest_spider2v.run.recording`).
 
-Stopping: a run stopped by Ctrl-C or SIGTERM (:mod:`pytest_spider2v.stopping`) records each task
-it cut short as ``interrupted``, naming the signal; ``--resume`` runs such a task again.
+Stopping: a run stopped by Ctrl-C or SIGTERM (:mod:`pytest_spider2v.signals.stopping`) records each
+task it cut short as ``interrupted``, naming the signal; ``--resume`` runs such a task again.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from pytest_spider2v.run.sealed import SealedEnvironment, Tampered
 from pytest_spider2v.run.settings import RunSettings
 from pytest_spider2v.run.setup_steps import SetupFailed, set_up
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.stopping import stop_reason
+from pytest_spider2v.signals.stopping import stop_reason
 from pytest_spider2v.tasks.availability import Accounts, task_emulators, unavailable_reasons
 from pytest_spider2v.tasks.model import Task
 

@@ -22,51 +22,22 @@ from typing import Any
 from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import SCRIPT_TIMEOUT, StepError, log_failure, read_host_file, reject_url, tail
 
 logger = logging.getLogger(__name__)
 
-#: The original server's ``/execute`` timeout, which also caps init scripts.
-SCRIPT_TIMEOUT = 300.0
 #: The original re-polls an ``until`` command every 0.3 s.
 UNTIL_INTERVAL = 0.3
 #: The original polls an ``until`` forever; we give up after this long and say why.
 UNTIL_TIMEOUT = 120.0
-#: How much of a failing command's output is worth a log line.
-TAIL_CHARS = 2000
 
 Command = str | list[str]
 #: Waits after ``launch`` until a launched application is usable: ``wait(ctx, command_line)``.
 LaunchWait = Callable[[TaskContext, str], None]
 
 
-class StepError(RuntimeError):
-    """A setup step cannot do what the task asks (bad task data or an unmet condition)."""
-
-
-def tail(text: str, limit: int = TAIL_CHARS) -> str:
-    """The end of a command's output, where the error usually is."""
-    text = text.strip()
-    return text if len(text) <= limit else "..." + text[-limit:]
-
-
 def describe(command: Command) -> str:
     return command if isinstance(command, str) else " ".join(command)
-
-
-def log_failure(what: str, result: ExecResult) -> None:
-    """The original only logs a failing setup command; we log enough to diagnose it."""
-    logger.warning(
-        "%s exited with %d\n--- stdout (tail) ---\n%s\n--- stderr (tail) ---\n%s",
-        what, result.returncode, tail(result.stdout), tail(result.stderr),
-    )
-
-
-def read_host_file(ctx: TaskContext, src: str, step: str) -> bytes:
-    """Bytes of a host file the task names; a missing file names both spellings of it."""
-    path = ctx.host_path(src)
-    if not path.is_file():
-        raise StepError(f"{step}: host file not found: {path} (task gives src={src!r})")
-    return path.read_bytes()
 
 
 def encode_json_values(data: bytes, src: str) -> bytes:
@@ -79,12 +50,6 @@ def encode_json_values(data: bytes, src: str) -> bytes:
         raise StepError(f"copyfile_from_host_to_guest: json_encode needs a JSON object: {src}")
     encoded = {k: base64.b64encode(str(v).encode()).decode() for k, v in obj.items()}
     return json.dumps(encoded, indent=4).encode()
-
-
-def reject_url(src: str, step: str) -> None:
-    """Scripts fetched from the web cannot work here: there is no internet, so say so."""
-    if src.startswith(("http://", "https://")):
-        raise StepError(f"{step}: src {src!r} is a URL; this project runs offline, ship the script with the task")
 
 
 @setup_steps.register("copyfile_from_host_to_guest")
@@ -260,7 +225,7 @@ def execute(
 
 
 __all__ = [
-    "StepError",
+    "StepError",  # defined in run.task_helpers (getters raise it too); steps of other packages import it here
     "activate_window",
     "close_window",
     "copyfile_from_host_to_guest",

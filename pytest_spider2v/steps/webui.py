@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ moving a module, a helper or the recipes folder changes no fingerprint; changing
 checks run does.
 
 The core (the plugin, the run, the providers, ...) is deliberately left out: a change there would
-re-validate everything, and the end-to-end tests gate it. So are third-party libraries. An
+re-validate everything, and the end-to-end tests gate it; only the helpers steps and getters share
+(:data:`SHARED_HELPERS`) are followed, as they were when they lay in ``steps/``. So are third-party libraries. An
 extension module imported inside a function (as heavy helpers are) is imported to be followed;
 only ``--validate`` runs fingerprint, and their checks import those modules anyway.
 
@@ -104,6 +105,12 @@ def _files(root: Path) -> Iterator[Path]:
                 yield Path(dirpath, name)
 
 
+#: Core modules whose code fingerprints follow like an extension's: the helpers steps and getters
+#: share, moved out of ``steps/`` so that getters import no step. Code is hashed by its text,
+#: wherever it lies, so following them here kept every fingerprint as it was before the move.
+SHARED_HELPERS = ("pytest_spider2v.run.task_helpers",)
+
+
 def extension_packages() -> tuple[str, ...]:
     """The modules of the ``pytest_spider2v`` entry points: the built-in extensions and any
     installed one. Their code is what fingerprints follow; the core is not among them."""
@@ -123,12 +130,12 @@ class CodeDigests:
     """Digests of registered objects: their source and that of the extension code they reach.
 
     ``packages`` are the module prefixes whose functions and classes are followed (by default
-    :func:`extension_packages`); an object's own module is always followed. Results are cached:
+    :func:`extension_packages` and :data:`SHARED_HELPERS`); an object's own module is always followed. Results are cached:
     a session fingerprints hundreds of tasks over a few dozen metrics.
     """
 
     def __init__(self, packages: Iterable[str] | None = None) -> None:
-        self.packages = tuple(extension_packages() if packages is None else packages)
+        self.packages = tuple((*extension_packages(), *SHARED_HELPERS) if packages is None else packages)
         self._cache: dict[int, str] = {}
 
     def digest(self, obj: Any) -> str:

@@ -17,8 +17,8 @@ from pytest_spider2v.environments.base import Environment
 from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.getters.apps.bigquery import bigquery_datasets, bigquery_sql_result_to_csv, bigquery_table_to_csv
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps.bigquery import bigquery_init
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_task
 from tests.support.environments import environment_of
 

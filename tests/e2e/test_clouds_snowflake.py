@@ -19,8 +19,8 @@ from pytest_spider2v.getters.apps.snowflake import (
     snowflake_table_to_csv,
 )
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps.snowflake import snowflake_init
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_task
 from tests.support.environments import environment_of
 

@@ -50,14 +50,15 @@ def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
     """A model-driven ``--agent``'s parameters as the agent will use them, the paper's defaults
     filled in (a run that gives none still says its temperature): the run's manifest compares them."""
     from pytest_spider2v.agents.llm.agent import ANTHROPIC, OPENAI, LLMSettings, is_anthropic_model, is_openai_model
-    from pytest_spider2v.plugin.options import agent_options
+    from pytest_spider2v.plugin.keys import RUN_CONFIG
 
-    name = config.getoption("spider2v_agent") or ""
+    run = config.stash[RUN_CONFIG]
+    name = run.agent or ""
     vendor = OPENAI if is_openai_model(name) else ANTHROPIC if is_anthropic_model(name) else None
     if vendor is None:
         return {}
     try:
-        parsed = LLMSettings.parse(vendor.model_of(name), agent_options(config))
+        parsed = LLMSettings.parse(vendor.model_of(name), dict(run.agent_options))
     except ValueError:
         return {}  # the run fails on it with the agent's own message
     kept = ("model", "observation", "action_space", "temperature", "top_p", "max_tokens", "history", "a11y_max_tokens",

@@ -19,7 +19,7 @@ from pytest_spider2v.formats.mind2web.run import web_outcome
 from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
 from pytest_spider2v.plugin.collection import BadTask, TaskFile, TaskItem
 from pytest_spider2v.plugin.fixtures import agent_settings
-from pytest_spider2v.plugin.options import agent_options
+from pytest_spider2v.plugin.keys import RUN_CONFIG
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.tasks.model import Task, TaskFormatError
@@ -107,9 +107,10 @@ def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
     for a model, the card's sampling its answers use (not the desktop agents' defaults)."""
     entries: dict[str, object] = {"mind2web_distractors": FORMAT.snapshot.distractors,
                                   "mind2web_seed": FORMAT.snapshot.seed}
-    vendor = model_vendor(config.getoption("spider2v_agent") or "")
+    run = config.stash[RUN_CONFIG]
+    vendor = model_vendor(run.agent or "")
     if vendor is not None:
-        used = card_options(vendor, agent_options(config))
+        used = card_options(vendor, dict(run.agent_options))
         entries["mind2web_max_tokens"] = used["max_tokens"]
         entries["mind2web_temperature"] = used.get("temperature", "the vendor's default")
     return entries

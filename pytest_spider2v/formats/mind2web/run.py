@@ -31,7 +31,7 @@ from pytest_spider2v.run.agent import AgentSettings
 from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.records import TaskRecord, recorded_outcome
 from pytest_spider2v.run.results import Charge, MetricResult, Step
-from pytest_spider2v.stopping import stop_reason
+from pytest_spider2v.signals.stopping import stop_reason
 from pytest_spider2v.tasks.model import Task, TaskFormatError
 
 

@@ -18,7 +18,7 @@ from pytest_spider2v.clouds.bigquery import bigquery_client, connection_client, 
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import read_host_file
+from pytest_spider2v.run.task_helpers import read_host_file
 
 if TYPE_CHECKING:
     from google.cloud import bigquery

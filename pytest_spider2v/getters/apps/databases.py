@@ -18,7 +18,7 @@ from typing import TypedDict
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import SCRIPT_TIMEOUT, log_failure
+from pytest_spider2v.run.task_helpers import SCRIPT_TIMEOUT, log_failure
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from pytest_spider2v.clouds.snowflake import SnowflakeAccount, connect, quoted, 
 from pytest_spider2v.getters.builtin import local_cache_path
 from pytest_spider2v.registry import getters
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import read_host_file
+from pytest_spider2v.run.task_helpers import read_host_file
 
 #: The original polls an event table three times, a minute apart, for a log line to arrive.
 LOG_TRIES = 3

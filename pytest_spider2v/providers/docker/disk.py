@@ -22,7 +22,7 @@ from docker.errors import DockerException
 from pytest_spider2v.environments.limits import format_memory
 from pytest_spider2v.providers.docker.overlay import layer_usage
 from pytest_spider2v.providers.docker.witness import EngineWitness
-from pytest_spider2v.threads import start_background
+from pytest_spider2v.signals.threads import start_background
 
 LOOK_EVERY = 0.25
 WALK_AFTER = 32 << 20

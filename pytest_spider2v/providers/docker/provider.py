@@ -37,7 +37,7 @@ from pytest_spider2v.providers.docker.environment import DockerEnvironment
 from pytest_spider2v.providers.docker.guard import LimitGuard
 from pytest_spider2v.providers.docker.network import container_address, create_isolated, remove_isolated
 from pytest_spider2v.providers.docker.witness import EngineWitness
-from pytest_spider2v.threads import start_background
+from pytest_spider2v.signals.threads import start_background
 
 LABEL = "pytest-spider2v"
 OWNER_LABEL = f"{LABEL}.owner"

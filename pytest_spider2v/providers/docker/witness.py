@@ -47,7 +47,7 @@ from pytest_spider2v.environments.witness import (
     Process,
 )
 from pytest_spider2v.providers.docker.overlay import file_state, layer_changes
-from pytest_spider2v.threads import leave_signals_to_main_thread
+from pytest_spider2v.signals.threads import leave_signals_to_main_thread
 
 #: The image's Python, which runs the probes (:data:`GUEST_PROBES`).
 PYTHON = "/usr/bin/python3"

@@ -27,8 +27,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          f"reads the evidence that decides scores there (${NODE_ENGINE_VARIABLE})")
 
 
-def pytest_spider2v_provider_options(config: pytest.Config) -> dict[str, Any]:
-    if config.getoption("spider2v_provider") != "swarm":
+def pytest_spider2v_provider_options(config: pytest.Config, provider: str) -> dict[str, Any]:
+    if provider != "swarm":
         return {}
     options = {"manager": config.getoption("spider2v_swarm_manager"),
                "registry": config.getoption("spider2v_swarm_registry"),

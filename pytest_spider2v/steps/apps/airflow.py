@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.chrome import GOTO_TIMEOUT_MS, wait_for_devtools
 from pytest_spider2v.steps.webui import Action, parse_actions
 

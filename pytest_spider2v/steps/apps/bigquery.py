@@ -38,7 +38,7 @@ from pytest_spider2v.clouds.bigquery import (
 from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError, read_host_file, reject_url
+from pytest_spider2v.run.task_helpers import StepError, read_host_file, reject_url
 from pytest_spider2v.steps.consoles import console_page, google_sign_in
 
 if TYPE_CHECKING:

@@ -34,7 +34,7 @@ from urllib.parse import urljoin, urlsplit
 
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.chrome import wait_for_devtools
 from pytest_spider2v.steps.webui import Action
 from pytest_spider2v.steps.webui import parse_actions as parse_shared

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from pytest_spider2v.clouds.dbt_cloud import DbtCloudAccount, dbt_cloud_account, environments, first_project
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.consoles import console_page
 
 if TYPE_CHECKING:

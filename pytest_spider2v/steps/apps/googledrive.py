@@ -19,7 +19,7 @@ from pytest_spider2v.clouds.googledrive import FOLDER, children, drive_service
 from pytest_spider2v.clouds.settings import field, read_json, settings_path
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError, reject_url
+from pytest_spider2v.run.task_helpers import StepError, reject_url
 from pytest_spider2v.steps.consoles import console_page, google_sign_in
 
 if TYPE_CHECKING:

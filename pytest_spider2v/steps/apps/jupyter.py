@@ -30,7 +30,8 @@ from urllib.parse import quote
 from pytest_spider2v.environments.base import EnvironmentFault
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError, after_launch
+from pytest_spider2v.run.task_helpers import StepError
+from pytest_spider2v.steps.builtin import after_launch
 from pytest_spider2v.steps.chrome import browser_command, open_tabs, wait_for_devtools
 
 if TYPE_CHECKING:

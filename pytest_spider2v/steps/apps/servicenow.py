@@ -20,7 +20,7 @@ from typing import Any
 from pytest_spider2v.clouds.servicenow import SETUP_TIMEOUT, instance_settings, session
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 
 logger = logging.getLogger(__name__)
 

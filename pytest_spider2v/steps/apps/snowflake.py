@@ -48,7 +48,7 @@ from pytest_spider2v.clouds.snowflake import (
 )
 from pytest_spider2v.registry import setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError, read_host_file
+from pytest_spider2v.run.task_helpers import StepError, read_host_file
 from pytest_spider2v.steps.consoles import console_page, snowflake_sign_in
 
 if TYPE_CHECKING:

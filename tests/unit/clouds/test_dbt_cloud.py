@@ -16,9 +16,9 @@ from pytest_spider2v.clouds.dbt_cloud import DbtCloudAccount, dbt_cloud_account
 from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.getters.apps.dbt_cloud import dbt_environment_info, dbt_job_info, dbt_project_info
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps import dbt_cloud as steps
 from pytest_spider2v.steps.apps.dbt_cloud import dbt_cloud_init, dbt_cloud_webui_login
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_task
 from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.shared import require, sample, task_files

@@ -15,8 +15,8 @@ from googleapiclient.http import HttpMockSequence
 from pytest_spider2v.clouds.googledrive import SCOPES, drive_credentials, drive_service
 from pytest_spider2v.clouds.settings import AccountSettingsError
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps.googledrive import delete, mkdirs, upload
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_task
 from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.keys import service_account_key

@@ -18,9 +18,9 @@ from pytest_spider2v.environments.snapshots import load_snapshots
 from pytest_spider2v.getters.apps import servicenow as getter_module
 from pytest_spider2v.getters.apps.servicenow import workarena_task_result
 from pytest_spider2v.run.task_context import TaskContext
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps import servicenow as step_module
 from pytest_spider2v.steps.apps.servicenow import workarena_task_init, workarena_unique_fields
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_task
 from pytest_spider2v.testing.fakes import FakeEnvironment
 

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 from _pytest.outcomes import Skipped
 
-from pytest_spider2v import stopping
 from pytest_spider2v.environments.base import BrokenFromInside, EnvironmentFault, ExecResult
 from pytest_spider2v.run import lifecycle as taskrun
 from pytest_spider2v.run.agent import Observation, Turn
 from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+from pytest_spider2v.signals import stopping
 from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.testing.factories import constant_evaluator, make_task, start_record, task_document
 from pytest_spider2v.testing.fakes import Command, FakeEnvironment, FakeProvider, FakeWitness, OneActionAgent

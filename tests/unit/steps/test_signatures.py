@@ -19,7 +19,8 @@ from pytest_spider2v.environments.base import ExecResult
 from pytest_spider2v.getters.builtin import with_time_suffix
 from pytest_spider2v.registry import check_parameters, getters, setup_steps
 from pytest_spider2v.run.task_context import TaskContext
-from pytest_spider2v.steps.builtin import StepError, encode_json_values, until_met
+from pytest_spider2v.run.task_helpers import StepError, log_failure
+from pytest_spider2v.steps.builtin import encode_json_values, until_met
 from pytest_spider2v.steps.chrome import browser_command, is_offline_url
 from pytest_spider2v.testing.factories import make_context, make_task
 from pytest_spider2v.testing.fakes import Command, FakeEnvironment
@@ -184,7 +185,7 @@ def test_rule_and_list_getters() -> None:
 
 def test_failing_script_logs_tail(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING)
-    pytest_spider2v.steps.builtin.log_failure("script_and_execute init.sh", ExecResult(2, "x" * 5000 + "END", "boom"))
+    log_failure("script_and_execute init.sh", ExecResult(2, "x" * 5000 + "END", "boom"))
     assert "exited with 2" in caplog.text and "END" in caplog.text and "boom" in caplog.text
     assert len(caplog.text) < 3000
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from pytest_spider2v.steps.builtin import StepError
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.webui import Action, parse_actions
 from tests.support.shared import require, sample, task_files
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from pytest_spider2v import registry
 from pytest_spider2v.registry import Registry
 from pytest_spider2v.tasks.loading import load_tasks
 from pytest_spider2v.tasks.model import Task
@@ -32,7 +33,7 @@ from pytest_spider2v.testing.factories import (
     write_checkout_task,
     write_task,
 )
-from pytest_spider2v.validate.fingerprint import Fingerprinter, imported_modules
+from pytest_spider2v.validate.fingerprint import CodeDigests, Fingerprinter, extension_packages, imported_modules
 from tests.support.shared import REPO
 
 # -- a throwaway extension: metrics, a getter, a step and a solution helper ---------------------
@@ -336,6 +337,19 @@ def test_a_solution_written_as_changes_to_another_covers_that_other_file(extensi
     (solutions / "abstract.py").write_text("# %% type it, then wait\nWAIT\nWAIT\n")
     after = Fingerprinter(extension.environments, packages=["fpext"])
     assert {name for name, task in tasks.items() if after.fingerprint(task) != before[name]} == {"abstract", "verbose"}
+
+
+def test_the_helpers_steps_and_getters_share_are_followed_from_the_core() -> None:
+    """They lay in steps/builtin.py; in run/task_helpers.py they are still part of what a getter
+    that calls them is, so their move changed no fingerprint (and a change to them changes some)."""
+    registry.load_extensions()
+    getter = registry.getters.get("vm_script_output")
+
+    def follows_the_helper(digests: CodeDigests) -> bool:
+        return any(text.startswith("def read_host_file(") for text in digests.closure(getter))
+
+    assert follows_the_helper(CodeDigests())
+    assert not follows_the_helper(CodeDigests(extension_packages()))  # the extensions alone
 
 
 def test_solution_imports_are_read_from_the_text_of_every_cell() -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v.registry import check_parameters, load_extensions, setup_steps
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps import airflow
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.steps.webui import Action
 
 load_extensions()

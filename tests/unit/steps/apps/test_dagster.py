@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v.registry import setup_steps
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps import dagster as dg
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_context
 from pytest_spider2v.testing.fakes import FakeEnvironment
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from pytest_spider2v.registry import check_parameters, setup_steps
+from pytest_spider2v.run.task_helpers import StepError
 from pytest_spider2v.steps.apps import jupyter
-from pytest_spider2v.steps.builtin import StepError
 from pytest_spider2v.testing.factories import make_context
 from pytest_spider2v.testing.fakes import FakeEnvironment
 from tests.support.shared import REPO

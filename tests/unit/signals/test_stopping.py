@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from pytest_spider2v import stopping
+from pytest_spider2v.signals import stopping
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import signal
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from pytest_spider2v.threads import STOP_SIGNALS, leave_signals_to_main_thread, start_background
+from pytest_spider2v.signals.threads import STOP_SIGNALS, leave_signals_to_main_thread, start_background
 
 
 def blocked() -> set[signal.Signals]:

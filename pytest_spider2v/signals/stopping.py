@@ -3,7 +3,7 @@
 Python's default ends a process on SIGTERM at once: no fixture is torn down, so the environments
 of the run stay up and the records of the tasks under way keep saying "running". Here both
 signals raise :class:`KeyboardInterrupt` in the main thread (background threads leave them to it:
-:mod:`pytest_spider2v.threads`), so pytest ends the session as it does on Ctrl-C, tears the
+:mod:`.threads`), so pytest ends the session as it does on Ctrl-C, tears the
 fixtures down, and each unfinished task's record says the run was stopped, and by which signal.
 
 The first SIGTERM is forwarded to the processes ``forward`` names (the controller's xdist
