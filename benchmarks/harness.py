@@ -711,6 +711,11 @@ def table(data: dict[str, Any]) -> str:
                     f"HTML page with charts included (a fresh process) | {_seconds(reports.get('compare'))} | `show` "
                     f"{_seconds(reports.get('show'))}, `table` {_seconds(reports.get('table'))}, `merge` of two "
                     f"halves {_seconds(reports.get('merge'))} | {verdict('reports.compare')} |")
+    startup = f.get("startup", {})
+    if startup:
+        rows.append(f"| `pytest tasks/ --collect-only`, a fresh process (start-up and collection) | "
+                    f"{_seconds(startup.get('collect'))}, {startup['ratio']:g}× the bare import | bare `{BARE_IMPORT}` "
+                    f"{_seconds(startup.get('bare_import'))} | {verdict('startup.ratio')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

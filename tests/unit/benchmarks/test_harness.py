@@ -120,3 +120,6 @@ def test_startup_is_judged_on_the_ratio_of_the_medians_without_the_runs_that_war
     assert figures["collect"]["n"] == 3 and commands[1][-3:] == ["tasks/", "--collect-only", "-q"]
     assert harness.verdicts({"startup": figures})["startup.ratio"] == {"target": "≤ 4 x", "measured": 4.0, "met": True}
     assert harness.verdicts({"startup": {"ratio": 6.3}})["startup.ratio"]["met"] is False
+    table = harness.table({"figures": {"startup": figures}, "targets": harness.verdicts({"startup": figures})})
+    assert ("| `pytest tasks/ --collect-only`, a fresh process (start-up and collection) | 2.00 s, 4× the bare import "
+            "| bare `import pytest, xdist, pytest_html` 0.50 s | ≤ 4 x: met |") in table
