@@ -25,12 +25,15 @@ run on the same desktop (no model involved):
   the suite's tasks once each (``-m abstract``) with the reference agent at ``-n 2``;
 * **mind2web**: collecting a Multimodal-Mind2Web file the size of the card's test splits (made
   here in its schema: 6,420 steps with pages and screenshots), and its run with the reference
-  agent at ``-n 2``.
+  agent at ``-n 2``;
+* **startup**: what every command pays before it does anything, ``pytest tasks/ --collect-only``,
+  against a bare ``import pytest, xdist, pytest_html``, taken alternately in one run (medians of
+  :data:`STARTUP_SAMPLES`): the target is their ratio, which the machine's speed and load divide out of.
 
 Every figure is written to ``benchmarks/figures.json`` with its target, and the performance
 table of the Figures page (``docs/figures.md``) is generated from that file, like the task table from the task files::
 
-    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity,mind2web] [--repeat N]
+    python benchmarks/harness.py [--only tree,reset,step,video,memory,suite,dabench,cluster,cluster_suite,integrity,mind2web,reports,startup] [--repeat N]
     python benchmarks/harness.py --table --write docs/figures.md   # or --check docs/figures.md
 
 ``--only`` measures some parts and keeps the others' last figures; the suite takes about an hour
@@ -60,7 +63,7 @@ ROOT = Path(__file__).resolve().parents[1]
 FIGURES = ROOT / "benchmarks" / "figures.json"
 BEGIN, END = "<!-- figures:begin -->", "<!-- figures:end -->"
 PARTS = ("tree", "reset", "step", "video", "memory", "suite", "dabench", "cluster", "cluster_suite", "integrity",
-         "mind2web", "reports")
+         "mind2web", "reports", "startup")
 #: The Swarm lab, and how many DABench questions its figure runs (each node has room for one).
 LAB = ROOT / "scripts" / "swarm-lab.sh"
 CLUSTER_QUESTIONS = 24
@@ -97,9 +100,13 @@ TARGETS: dict[str, tuple[str, float, str]] = {
     "integrity.seconds": ("le", 1.0, "s"),
     "mind2web.collect": ("le", 30.0, "s"),
     "reports.compare": ("le", 10.0, "s"),
+    "startup.ratio": ("le", 4.0, "x"),
 }
 #: The reports figure's runs: the paper's 494 tasks, each run three times (--repeat 3).
 REPORT_TASKS, REPORT_REPEATS = 494, 3
+#: The start-up figure: samples of each command, and the bare import it is measured against.
+STARTUP_SAMPLES = 7
+BARE_IMPORT = "import pytest, xdist, pytest_html"
 #: The Mind2Web figure's file: about the card's three test splits (6,400 steps), pages of a size
 #: that makes the HTML columns dominate the file, as on the hub.
 MIND2WEB_TASKS, MIND2WEB_STEPS, MIND2WEB_PAGE_KB = 1070, 6, 40
@@ -405,6 +412,24 @@ def report_figures(repeat: int) -> dict[str, Any]:
         return {"tasks": REPORT_TASKS, "repeats": REPORT_REPEATS, **{k: summary(v) for k, v in figures.items()}}
 
 
+def startup_figures(samples: int = STARTUP_SAMPLES) -> dict[str, Any]:
+    """``pytest tasks/ --collect-only -q`` and a bare import of pytest and the plugins it runs
+    with, taken alternately, each in a fresh process as a user runs them; and the ratio of their
+    medians. Bytecode is written (``PYTHONDONTWRITEBYTECODE`` unset) and each command runs once
+    before the samples, so both are timed with their caches warm, as a user's second command is."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    commands = {"bare_import": [sys.executable, "-c", BARE_IMPORT],
+                "collect": [sys.executable, "-m", "pytest", "tasks/", "--collect-only", "-q"]}
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for attempt in range(samples + 1):
+        for name, command in commands.items():
+            took = timed(lambda: subprocess.run(command, cwd=ROOT, env=env, check=True, capture_output=True))
+            if attempt:  # the first of each wrote the caches
+                times[name].append(took)
+    ratio = statistics.median(times["collect"]) / statistics.median(times["bare_import"])
+    return {**{name: summary(values) for name, values in times.items()}, "ratio": round(ratio, 2)}
+
+
 def write_run(folder: Path, rate: float, rng: Any, keep: Callable[[int], bool] = lambda index: True) -> None:
     """A run folder of :data:`REPORT_TASKS` tasks x :data:`REPORT_REPEATS` records and its manifest."""
     apps = ("calc", "dbt", "jupyter", "airflow", "dagster", "superset", "bigquery", "chromium")
@@ -552,6 +577,8 @@ def measure(parts: list[str], repeat: int) -> dict[str, Any]:
         figures["mind2web"] = mind2web_figures(max(3, repeat // 2))
     if "reports" in parts:
         figures["reports"] = report_figures(max(3, repeat // 2))
+    if "startup" in parts:
+        figures["startup"] = startup_figures()
     return figures
 
 
@@ -684,6 +711,11 @@ def table(data: dict[str, Any]) -> str:
                     f"HTML page with charts included (a fresh process) | {_seconds(reports.get('compare'))} | `show` "
                     f"{_seconds(reports.get('show'))}, `table` {_seconds(reports.get('table'))}, `merge` of two "
                     f"halves {_seconds(reports.get('merge'))} | {verdict('reports.compare')} |")
+    startup = f.get("startup", {})
+    if startup:
+        rows.append(f"| `pytest tasks/ --collect-only`, a fresh process (start-up and collection) | "
+                    f"{_seconds(startup.get('collect'))}, {startup['ratio']:g}× the bare import | bare `{BARE_IMPORT}` "
+                    f"{_seconds(startup.get('bare_import'))} | {verdict('startup.ratio')} |")
     for family, mb in f.get("idle_memory_mb", {}).items():
         target = verdict(f"idle_memory_mb.{family}") if f"idle_memory_mb.{family}" in TARGETS else ""
         rows.append(f"| idle container memory, {family} | {mb:.0f} MB | | {target} |")

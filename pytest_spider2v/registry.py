@@ -9,6 +9,7 @@ original benchmark). Declared names pass task validation, and using one raises
 from __future__ import annotations
 
 import difflib
+import functools
 import importlib
 import importlib.metadata
 import inspect
@@ -82,6 +83,21 @@ class Registry(Generic[T]):
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self._entries: dict[str, Entry[T]] = {}
+        self._deferred: list[str] = []
+
+    def load_on_first_use(self, package: str, *modules: str) -> None:
+        """Import ``package``'s ``modules`` (which register here) only when this registry is first
+        read: an extension whose implementations are costly to import and that no collection needs
+        (agents, near-miss makers) registers its names when a run asks for one, so that every
+        ``pytest`` start-up, ``--collect-only`` and ``-k`` included, does not pay for it."""
+        self._deferred += [f"{package}.{module}" for module in modules]
+
+    @property
+    def _complete(self) -> dict[str, Entry[T]]:
+        """The entries, after the deferred modules have registered theirs."""
+        while self._deferred:
+            importlib.import_module(self._deferred.pop(0))
+        return self._entries
 
     # A decorated function keeps its own type (a getter calling another sees its signature), which
     # the overloads check against what its registry holds; the last serves any other registry.
@@ -136,7 +152,7 @@ class Registry(Generic[T]):
 
     def entry(self, name: str) -> Entry[T]:
         try:
-            return self._entries[name]
+            return self._complete[name]
         except KeyError:
             raise UnknownName(self._unknown_message(name)) from None
 
@@ -147,18 +163,18 @@ class Registry(Generic[T]):
         return entry.obj
 
     def _unknown_message(self, name: str) -> str:
-        close = difflib.get_close_matches(name, list(self._entries), n=3)
+        close = difflib.get_close_matches(name, list(self._complete), n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         return f"unknown {self.kind} '{name}'{hint}"
 
     def __contains__(self, name: object) -> bool:
-        return name in self._entries
+        return name in self._complete
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._entries))
+        return iter(sorted(self._complete))
 
     def available(self) -> list[str]:
-        return sorted(n for n, e in self._entries.items() if e.obj is not None)
+        return sorted(n for n, e in self._complete.items() if e.obj is not None)
 
 
 @dataclass(frozen=True)
@@ -198,9 +214,15 @@ class NearMiss:
     part: str = ""
 
 
+@functools.cache
+def _signature(fn: Callable[..., object]) -> inspect.Signature:
+    """A registered function's signature, read once: collection checks every step of every task."""
+    return inspect.signature(fn)
+
+
 def check_parameters(fn: Callable[..., object], leading: int, params: Mapping[str, object]) -> str | None:
     """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
-    sig = inspect.signature(fn)
+    sig = _signature(fn)
     dummies = [None] * leading
     try:
         sig.bind(*dummies, **params)

@@ -6,8 +6,11 @@ Importing this package registers every maker in :data:`pytest_spider2v.registry.
 under the name of the metric it serves; it is an extension like the metrics themselves, loaded
 through the ``pytest_spider2v`` entry points. A metric without a maker is reported as not
 covered, never as passed.
+
+The makers are imported when the registry is first read (by ``--validate``'s near-miss check or a
+fingerprint), not when the package loads: only a validating run needs them.
 """
 
-from pytest_spider2v.near_misses import apps, databases, images, notebooks, tables, text, workbooks
+from pytest_spider2v.registry import near_misses
 
-__all__ = ["apps", "databases", "images", "notebooks", "tables", "text", "workbooks"]
+near_misses.load_on_first_use(__name__, "apps", "databases", "images", "notebooks", "tables", "text", "workbooks")

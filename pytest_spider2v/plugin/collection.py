@@ -12,19 +12,21 @@ from __future__ import annotations
 import types
 from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin.keys import AGENT, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
+from pytest_spider2v.plugin.keys import AGENT, MARKER_NAMES, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
 from pytest_spider2v.run.agent import agent_factory, run_read_by
-from pytest_spider2v.run.evaluation import Evaluation
 from pytest_spider2v.run.results import Repeat
 from pytest_spider2v.tasks.formats import is_format_data
 from pytest_spider2v.tasks.layouts import in_spider2v_checkout
 from pytest_spider2v.tasks.loading import is_task_file, load_task_file
 from pytest_spider2v.tasks.model import Task, TaskFormatError
+
+if TYPE_CHECKING:
+    from pytest_spider2v.run.evaluation import Evaluation  # the run's, imported by a run alone
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
@@ -226,7 +228,16 @@ def _error_name(error: TaskFormatError, path: Path) -> str:
 
 
 def ensure_marker(config: pytest.Config, name: str, description: str) -> None:
-    """Register ``name`` as a marker unless it is one already (``--strict-markers`` passes)."""
-    if not any(line.split(":")[0].strip() == name for line in config.getini("markers")):
+    """Register ``name`` as a marker unless it is one already (``--strict-markers`` passes).
+
+    Asked for every marker of every item: the registered names are read into a set once, and
+    again only when the ``markers`` lines have changed since (another plugin added one)."""
+    lines = config.getini("markers")
+    count, names = config.stash.get(MARKER_NAMES, (-1, set()))
+    if count != len(lines):
+        names = {line.split(":")[0].strip() for line in lines}
+    if name not in names:
         config.addinivalue_line("markers", f"{name}: {description}")
+        names.add(name)
+    config.stash[MARKER_NAMES] = (len(config.getini("markers")), names)
 

@@ -5,26 +5,33 @@
 ``spider2v_outcome`` (the evaluation). A task item's body only asserts on the outcome, so
 environment and setup faults surface as pytest *errors* and only the agent's score decides pass
 or fail.
+
+The run's machinery (:mod:`pytest_spider2v.run.lifecycle`: episode, evaluation, integrity,
+recording) is imported by the fixture that runs a task, not with this module, which every pytest
+start-up registers: ``--collect-only`` and ``-k`` never load it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_spider2v.environments.provider import Provider
 from pytest_spider2v.plugin import options, ownership, workers
 from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
 from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
-from pytest_spider2v.run.evaluation import Evaluation
-from pytest_spider2v.run.lifecycle import TaskRun
 from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
-from pytest_spider2v.tasks.availability import Accounts
 from pytest_spider2v.tasks.model import Task
+
+if TYPE_CHECKING:
+    from pytest_spider2v.environments.provider import Provider
+    from pytest_spider2v.run.evaluation import Evaluation
+    from pytest_spider2v.run.lifecycle import TaskRun
+    from pytest_spider2v.tasks.availability import Accounts
 
 
 def agent_name(item: pytest.Item) -> str:
@@ -92,6 +99,8 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
                  spider2v_accounts: Accounts) -> Iterator[TaskRun]:
     """The task's run. Its environment and agent are made on first use, so a task that cannot
     run here is skipped before either exists; the environment is released afterwards."""
+    from pytest_spider2v.run.lifecycle import TaskRun
+
     config = request.config
     name = agent_name(request.node)
 

@@ -6,6 +6,9 @@ report carrying its outcome gets the rendered record (``report.extras``) and a
 to the xdist controller with the report, which is where the summary is aggregated, printed and
 written. Plain ``score``, ``app`` and (for a task on the errata list) ``errata`` properties beside
 it are for readers of ``--junitxml``. Nothing here touches an environment.
+
+Every pytest start-up imports this module; the summary, the rendering of a task and the run's
+overview are imported by the hooks that report a task or sum up a run, not here.
 """
 
 from __future__ import annotations
@@ -23,11 +26,7 @@ from _pytest.junitxml import xml_key  # pytest's own key of --junitxml's writer:
 from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
 from pytest_spider2v.plugin.workers import is_worker
 from pytest_spider2v.reports import manifest
-from pytest_spider2v.reports.html import render_task
-from pytest_spider2v.reports.overview import render_overview
-from pytest_spider2v.reports.summary import ENDED_STATUSES, PROPERTY, SUMMARY_FILE, format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
-from pytest_spider2v.reports.video import video_extra
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
 from pytest_spider2v.run.results import TaskResult
@@ -55,6 +54,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def _carries_outcome(item: pytest.Item, report: pytest.TestReport) -> bool:
     """The call report, or setup when the task ended there; teardown when the record was still open."""
+    from pytest_spider2v.reports.summary import ENDED_STATUSES
+
     if report.when == "setup":
         return not report.passed
     if report.when == "call":
@@ -65,12 +66,18 @@ def _carries_outcome(item: pytest.Item, report: pytest.TestReport) -> bool:
 
 def _status(recorded: str | None, report: pytest.TestReport) -> str:
     """The record's status once final; a record left ``running`` ended abnormally (error)."""
+    from pytest_spider2v.reports.summary import ENDED_STATUSES
+
     if recorded in ENDED_STATUSES:
         return str(recorded)
     return "skipped" if report.skipped else "error"
 
 
 def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
+    from pytest_spider2v.reports.html import render_task
+    from pytest_spider2v.reports.summary import PROPERTY
+    from pytest_spider2v.reports.video import video_extra
+
     record = item.stash.get(RECORD, None)
     task = item.stash.get(TASK, None)
     if record is not None:
@@ -155,6 +162,8 @@ class RunSummaryPlugin:
         write_json_atomic(run_dir / manifest.MANIFEST_FILE, self.manifest)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        from pytest_spider2v.reports.summary import PROPERTY
+
         for name, value in report.user_properties:
             if name == PROPERTY and isinstance(value, dict):
                 self.entries[report.nodeid] = TaskSummary.from_json(value)
@@ -168,6 +177,9 @@ class RunSummaryPlugin:
     def pytest_html_results_summary(self, prefix: list[str], summary: list[str], postfix: list[str],
                                     session: pytest.Session) -> None:
         """The report opens with the run at a glance (not for --validate, whose items check tasks)."""
+        from pytest_spider2v.reports.overview import render_overview
+        from pytest_spider2v.reports.summary import summarize
+
         if self.entries and not self.config.getoption("spider2v_validate", False):
             prefix.append(render_overview(summarize(self.entries.values()), self._completed(finished=False)))
 
@@ -190,6 +202,8 @@ class RunSummaryPlugin:
         run_dir = self.config.stash.get(RUN_DIR, None)
         if run_dir is None or not self.entries:
             return
+        from pytest_spider2v.reports.summary import SUMMARY_FILE, summarize
+
         done = self._completed(finished=True)
         write_json_atomic(run_dir / manifest.MANIFEST_FILE, done)
         junit = self.config.stash.get(xml_key, None)
@@ -202,6 +216,8 @@ class RunSummaryPlugin:
         # --validate items check tasks, not an agent: success rates over them would mislead
         if not self.entries or self.config.getoption("spider2v_validate", False):
             return
+        from pytest_spider2v.reports.summary import SUMMARY_FILE, format_summary, summarize
+
         terminalreporter.write_sep("=", "spider2v summary")
         for line in format_summary(summarize(self.entries.values())):
             terminalreporter.write_line(line)

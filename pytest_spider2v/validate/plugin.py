@@ -2,23 +2,30 @@
 ``pytest_spider2v`` entry-point group): its options, the check items it makes of each task file
 (:func:`pytest_spider2v_make_items`), the selection and summary plugins of a validating run, and
 the xdist scheduler that keeps a task's checks together.
+
+Every pytest start-up imports this module (its options must be known before the command line is
+parsed), so the checks, the fingerprints, the selection and the summary are imported by the hooks
+of a run that validates or fingerprints, not here.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
-from xdist.scheduler import LoadScopeScheduling
 
 from pytest_spider2v.plugin.collection import TaskFile, TaskItem
 from pytest_spider2v.tasks.model import Task
-from pytest_spider2v.validate.checks import CHECK, Check, check_task, task_checks
-from pytest_spider2v.validate.fingerprint import Fingerprinter
-from pytest_spider2v.validate.selection import STATE_FILE, ValidationSelection
-from pytest_spider2v.validate.summary import ValidationSummary
+
+if TYPE_CHECKING:
+    from pytest_spider2v.validate.checks import Check
+    from pytest_spider2v.validate.fingerprint import Fingerprinter
+    from pytest_spider2v.validate.scheduling import TaskScheduling
+
+#: The default ``--validation-state`` file, in the folder pytest runs in.
+STATE_FILE = "validation-state.json"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -43,24 +50,20 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.spider2v_validate = True
     if not config.getoption("spider2v_validate"):
         return
+    from pytest_spider2v.validate.selection import ValidationSelection
+    from pytest_spider2v.validate.summary import ValidationSummary
+
     config.option.spider2v_run_name = config.getoption("spider2v_run_name") or "validate"
     config.pluginmanager.register(ValidationSelection(config), "spider2v-validation-selection")
     config.pluginmanager.register(ValidationSummary(config), "spider2v-validation-summary")
-
-
-class TaskScheduling(LoadScopeScheduling):
-    """xdist's load balancing by task: the checks of one task run in one worker, in order, so its
-    near-miss check finds the reference run's fetched results (a node id's task is what comes
-    before ``[validate-``; grouping by file would put a whole DABench questions file on one)."""
-
-    def _split_scope(self, nodeid: str) -> str:
-        return nodeid.split("[validate-", 1)[0]
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> TaskScheduling | None:
     """Under ``--validate`` and xdist's default ``--dist load``, schedule by task."""
     if config.getoption("spider2v_validate") and config.getoption("dist") == "load":
+        from pytest_spider2v.validate.scheduling import TaskScheduling
+
         return TaskScheduling(config, log)
     return None
 
@@ -68,6 +71,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> TaskScheduli
 @functools.cache
 def _fingerprinter() -> Fingerprinter:
     """One per process: its digests of code and recipes are shared by every task it fingerprints."""
+    from pytest_spider2v.validate.fingerprint import Fingerprinter
+
     return Fingerprinter()
 
 
@@ -81,11 +86,15 @@ def pytest_spider2v_make_items(collector: TaskFile, tasks: list[Task]) -> list[p
     per variant: a project file's two variants share them."""
     if not collector.config.getoption("spider2v_validate"):
         return None
+    from pytest_spider2v.validate.checks import task_checks
+
     checked = tasks[:1] if tasks and tasks[0].layout == "project" else tasks
     return [_check_item(collector, task, check) for task in checked for check in task_checks(task)]
 
 
 def _check_item(parent: TaskFile, task: Task, check: Check) -> TaskItem:
+    from pytest_spider2v.validate.checks import CHECK, check_task
+
     if task.gui_route is not None:  # every check of a task with a GUI route carries its marker
         task = replace(task, extra_markers=(*task.extra_markers, "gui"))
     if check.solution and check.solution in task.made_solutions:
@@ -102,4 +111,6 @@ def _check_item(parent: TaskFile, task: Task, check: Check) -> TaskItem:
 @pytest.fixture
 def spider2v_check(request: pytest.FixtureRequest) -> Check:
     """The check a ``--validate`` item runs."""
+    from pytest_spider2v.validate.checks import CHECK
+
     return request.node.stash[CHECK]

@@ -34,7 +34,6 @@ from pytest_spider2v.tasks.model import Task
 from pytest_spider2v.validate.checks import CHECK, task_checks
 from pytest_spider2v.validate.fingerprint import Fingerprinter
 
-STATE_FILE = "validation-state.json"
 #: The ``user_properties`` entry of every ``--validate`` report: task key, check, checks, fingerprint.
 PROPERTY = "spider2v_validation"
 #: Where an xdist worker leaves its selection (counts, deselected node ids) for the controller.

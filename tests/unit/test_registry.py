@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import subprocess
 import sys
 from pathlib import Path
 
@@ -87,3 +88,34 @@ def test_import_submodules_imports_a_new_file_without_a_list(tmp_path: Path, mon
     monkeypatch.syspath_prepend(str(tmp_path))
     importlib.import_module("toyapps")
     assert sys.modules["toyapps.toyfamily"].LOADED
+
+
+def test_deferred_modules_register_when_the_registry_is_first_read(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension package that defers its modules: they are imported by the first read of the
+    registry (a lookup, a suggestion, a listing), never by the package's import."""
+    (tmp_path / "toyext").mkdir()
+    (tmp_path / "toyext" / "__init__.py").write_text("from pytest_spider2v.registry import Registry\n"
+                                                    "shouters: Registry = Registry('shouter')\n"
+                                                    "shouters.load_on_first_use(__name__, 'impl')\n")
+    (tmp_path / "toyext" / "impl.py").write_text("from toyext import shouters\nshouters.add('shout', str.upper)\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    shouters = importlib.import_module("toyext").shouters
+    assert "toyext.impl" not in sys.modules
+    with pytest.raises(UnknownName, match="did you mean 'shout'"):
+        shouters.get("shot")
+    assert "toyext.impl" in sys.modules and shouters.get("shout")("a") == "A" and list(shouters) == ["shout"]
+
+
+def test_start_up_imports_neither_the_run_nor_the_agents_nor_the_checks() -> None:
+    """What every pytest command loads (the plugin and the entry points' modules) leaves the
+    run's machinery, the agents, the near-miss makers, --validate's checks and the summary to
+    the commands that use them; they still register when asked for."""
+    code = ("import sys; from pytest_spider2v.registry import agents, load_extensions, near_misses\n"
+            "import pytest_spider2v.plugin; load_extensions()\n"
+            "heavy = ['pytest_spider2v.run.lifecycle', 'pytest_spider2v.agents.human', 'pytest_spider2v.agents.oracle',"
+            " 'pytest_spider2v.near_misses.workbooks', 'pytest_spider2v.validate.checks',"
+            " 'pytest_spider2v.validate.fingerprint', 'pytest_spider2v.reports.summary']\n"
+            "print([m for m in heavy if m in sys.modules], 'oracle' in agents, 'compare_table' in near_misses)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["[]", "True", "True"]

@@ -105,3 +105,21 @@ def test_the_reports_figure_merges_halves_that_add_up_to_its_first_run(harness, 
     assert len(whole.tasks) == harness.REPORT_TASKS * harness.REPORT_REPEATS
     assert render_table(merged.summary, "json") == render_table(whole.summary, "json")
     assert 0.3 < (whole.summary.overall.success_rate or 0) < 0.5
+
+
+def test_startup_is_judged_on_the_ratio_of_the_medians_without_the_runs_that_warm_the_caches(
+        harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each command's first run writes the caches and is left out; the ratio is of the medians."""
+    took = iter([9.0, 9.0,  # the warm-up runs: bare import, collection
+                 0.5, 2.0, 0.4, 1.9, 0.6, 2.1])
+    commands: list[list[str]] = []
+    monkeypatch.setattr(harness.subprocess, "run", lambda command, **kwargs: commands.append(command))
+    monkeypatch.setattr(harness, "timed", lambda fn: (fn(), next(took))[1])
+    figures = harness.startup_figures(samples=3)
+    assert figures["bare_import"]["p50"] == 0.5 and figures["collect"]["p50"] == 2.0 and figures["ratio"] == 4.0
+    assert figures["collect"]["n"] == 3 and commands[1][-3:] == ["tasks/", "--collect-only", "-q"]
+    assert harness.verdicts({"startup": figures})["startup.ratio"] == {"target": "≤ 4 x", "measured": 4.0, "met": True}
+    assert harness.verdicts({"startup": {"ratio": 6.3}})["startup.ratio"]["met"] is False
+    table = harness.table({"figures": {"startup": figures}, "targets": harness.verdicts({"startup": figures})})
+    assert ("| `pytest tasks/ --collect-only`, a fresh process (start-up and collection) | 2.00 s, 4× the bare import "
+            "| bare `import pytest, xdist, pytest_html` 0.50 s | ≤ 4 x: met |") in table
