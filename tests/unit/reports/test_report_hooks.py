@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from markupsafe import Markup
 
-from pytest_spider2v.reports.comparison import compare
 from pytest_spider2v.reports.compare_page import render_comparison
+from pytest_spider2v.reports.comparison import compare
 from pytest_spider2v.reports.html import render_task
 from pytest_spider2v.reports.overview import render_overview
 from pytest_spider2v.reports.runs import RecordedRun
