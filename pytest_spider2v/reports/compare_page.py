@@ -16,7 +16,7 @@ from pytest_spider2v.reports.rendering import render
 from pytest_spider2v.reports.summary import interval_text, rate_text
 
 
-def render_comparison(comparison: Comparison) -> Markup:
+def render_comparison(comparison: Comparison) -> str:
     bars = [RateBar(app, run.name, rate, interval.low if interval else None, interval.high if interval else None)
             for run in comparison.runs for app, (rate, interval) in run.by_app.items()]
     bars += [RateBar("all", run.name, run.rate, run.interval.low if run.interval else None,

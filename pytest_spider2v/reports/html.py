@@ -16,8 +16,6 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from markupsafe import Markup
-
 from pytest_spider2v.reports.images import jpeg_data_uri
 from pytest_spider2v.reports.rendering import render
 from pytest_spider2v.reports.spending import cost_text, tokens_text
@@ -34,7 +32,7 @@ FOLD_LINES = 12
 FOLD_LINE_CHARS = 300
 
 
-def render_task(result: TaskResult, directory: Path, link_base: Path | None = None) -> Markup:
+def render_task(result: TaskResult, directory: Path, link_base: Path | None = None) -> str:
     """The HTML fragment of one task record; ``result`` is its result, ``directory`` its folder.
 
     Screenshots are embedded as downscaled JPEGs; each links to its full-size PNG, relative to

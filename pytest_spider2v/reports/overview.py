@@ -50,7 +50,7 @@ class Grouping:
 
 
 def render_overview(summary: RunSummary, manifest: Mapping[str, Any] | None = None,
-                    sections: Sequence[ReportSection] = ()) -> Markup:
+                    sections: Sequence[ReportSection] = ()) -> str:
     """The HTML section for the top of the report: the manifest, the figures, then ``sections``."""
     spent = [column for column in ("tokens", "cost") if summary.overall.spent(column) is not None]
     groupings = [_grouping(title, summary.groups[title], spent) for title in GROUPINGS if summary.groups[title]]
@@ -60,7 +60,7 @@ def render_overview(summary: RunSummary, manifest: Mapping[str, Any] | None = No
                   web_steps=_web_steps(summary.web_steps), time=_time(summary), sections=sections)
 
 
-def render_manifest(manifest: Mapping[str, Any]) -> Markup:
+def render_manifest(manifest: Mapping[str, Any]) -> str:
     """The run's conditions as a table of ``path: value`` rows (:func:`.manifest.properties`)."""
     return render("manifest.html", manifest_rows=_manifest_rows(manifest))
 

@@ -52,12 +52,14 @@ def environment() -> Environment:
                        undefined=StrictUndefined, finalize=as_text, extensions=[Compact])
 
 
-def render(template: str, **context: object) -> Markup:
-    """``template`` (a file of ``templates/``) rendered with ``context``."""
-    return Markup(environment().get_template(template).render(**context))
+def render(template: str, **context: object) -> str:
+    """``template`` (a file of ``templates/``) rendered with ``context``: a plain ``str``, which
+    travels where Markup cannot (from an xdist worker to the controller, with the report)."""
+    return environment().get_template(template).render(**context)
 
 
-def macro(template: str, name: str) -> Callable[..., Markup]:
-    """The macro ``name`` of ``template``: a piece of a page another page (pytest-html's) is built of."""
+def macro(template: str, name: str) -> Callable[..., str]:
+    """The macro ``name`` of ``template``: a piece of a page another page (pytest-html's) is built
+    of, as a plain ``str``."""
     called: Callable[..., Markup] = getattr(environment().get_template(template).module, name)
-    return called
+    return lambda *args: str(called(*args))
