@@ -1,5 +1,6 @@
 """The plugin's own hooks, for extensions that are pytest plugins (registered through
-``pytest_addhooks``)."""
+``pytest_addhooks``). The hooks that add to the HTML report (a column, a section) are the
+reports' own: :mod:`pytest_spider2v.reports.hookspecs`."""
 
 from __future__ import annotations
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pytest_spider2v.reports import manifest
 from pytest_spider2v.reports.runs import RecordedRun
+from pytest_spider2v.reports.spending import cost_text, tokens_text
 from pytest_spider2v.reports.statistics import Interval, PairedComparison, paired_comparison, rate_interval
 from pytest_spider2v.reports.summary import RepeatedTask, by_task, interval_text, rate_text, rounded_mean
 from pytest_spider2v.reports.timing import wall_time
@@ -43,8 +44,7 @@ class RunFigures:
     def per_success_cells(self) -> tuple[str, str, str]:
         """Tokens, cost and time per success as every output of a comparison shows them."""
         tokens, cost = self.per_success(self.tokens), self.per_success(self.cost)
-        return ("-" if tokens is None else f"{tokens:,.0f}", "-" if cost is None else f"${cost:.4f}",
-                wall_time(self.per_success(self.seconds)))
+        return tokens_text(tokens), cost_text(cost), wall_time(self.per_success(self.seconds))
 
     def to_json(self) -> JsonObject:
         return {"name": self.name, "agent": self.agent, "rate": self.rate,

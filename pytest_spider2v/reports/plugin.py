@@ -16,7 +16,6 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import replace
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,8 @@ from _pytest.junitxml import xml_key  # pytest's own key of --junitxml's writer:
 
 from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
 from pytest_spider2v.plugin.workers import is_worker
-from pytest_spider2v.reports import manifest
+from pytest_spider2v.reports import hookspecs, manifest
+from pytest_spider2v.reports.sections import ReportColumn, ReportSection
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.json_values import JsonObject
 from pytest_spider2v.run.records import write_json_atomic
@@ -36,6 +36,15 @@ from pytest_spider2v.tasks.model import Task
 
 #: set once the item's outcome-carrying report has been annotated
 _ANNOTATED = pytest.StashKey[bool]()
+#: the report's own columns of the results table, after pytest-html's result and test
+COLUMNS = (ReportColumn("task", "Task", lambda task: task.label),
+           ReportColumn("score", "Score", lambda task: task.score_text))
+#: where the added columns begin in pytest-html's table (after Result and Test)
+FIRST_COLUMN = 2
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -176,23 +185,38 @@ class RunSummaryPlugin:
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_summary(self, prefix: list[str], summary: list[str], postfix: list[str],
                                     session: pytest.Session) -> None:
-        """The report opens with the run at a glance (not for --validate, whose items check tasks)."""
+        """The report opens with the run at a glance (not for --validate, whose items check tasks),
+        ending with the sections plugins add (``pytest_spider2v_report_sections``)."""
         from pytest_spider2v.reports.overview import render_overview
         from pytest_spider2v.reports.summary import summarize
 
         if self.entries and not self.config.getoption("spider2v_validate", False):
-            prefix.append(render_overview(summarize(self.entries.values()), self._completed(finished=False)))
+            run = summarize(self.entries.values())
+            added: list[list[ReportSection]] = self.config.hook.pytest_spider2v_report_sections(summary=run)
+            prefix.append(render_overview(run, self._completed(finished=False),
+                                          [section for sections in added for section in sections]))
+
+    @functools.cached_property
+    def columns(self) -> list[ReportColumn]:
+        """The columns added to the results table: the report's own, then the plugins'
+        (``pytest_spider2v_report_columns``), asked once so that the header and every row agree."""
+        added: list[list[ReportColumn]] = self.config.hook.pytest_spider2v_report_columns(config=self.config)
+        return [*COLUMNS, *(column for columns in added for column in columns)]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_header(self, cells: list[str]) -> None:
-        cells.insert(2, '<th class="sortable" data-column-type="task">Task</th>')
-        cells.insert(3, '<th class="sortable" data-column-type="score">Score</th>')
+        from pytest_spider2v.reports.rendering import macro
+
+        header = macro("columns.html", "header")
+        cells[FIRST_COLUMN:FIRST_COLUMN] = [header(column) for column in self.columns]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_html_results_table_row(self, report: Any, cells: list[str]) -> None:
+        from pytest_spider2v.reports.rendering import macro
+
         task = self.entries.get(getattr(report, "nodeid", ""))
-        cells.insert(2, f'<td class="col-task">{escape(task.label) if task else ""}</td>')
-        cells.insert(3, f'<td class="col-score">{escape(task.score_text) if task else ""}</td>')
+        cell = macro("columns.html", "cell")
+        cells[FIRST_COLUMN:FIRST_COLUMN] = [cell(column, column.cell(task) if task else "") for column in self.columns]
 
     def _completed(self, finished: bool) -> JsonObject:
         return manifest.completed(self.manifest, self.entries.values(), finished)

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pytest_spider2v.reports.closed_form import ClosedFormSummary, closed_form_summary, format_closed_form
+from pytest_spider2v.reports.spending import cost_text, tokens_text
 from pytest_spider2v.reports.statistics import Interval, pass_at_k, pass_hat_k, rate_interval
 from pytest_spider2v.reports.task_summary import GROUPINGS, TaskSummary
 from pytest_spider2v.reports.timing import TimeSplit, format_time_split, wall_time
@@ -296,7 +297,7 @@ def _sum(values: Iterable[float | None], digits: int | None = None) -> float | N
 def format_summary(summary: RunSummary) -> list[str]:
     """The terminal text of a summary, one line per entry."""
     overall = summary.overall
-    lines = [headline(overall), uncertainty(overall)]
+    lines = [headline(overall), HeadlineFacts.of(overall).uncertainty]
     if overall.emulated:
         lines.append(f"{overall.emulated} tasks ran against emulators (--cloud emulate): their scores prove the harness "
                      "and do not score a model")
@@ -304,14 +305,7 @@ def format_summary(summary: RunSummary) -> list[str]:
         lines.append(f"without the {overall.flagged} tasks on the errata list: success rate "
                      f"{rate_text(overall.success_rate_without_errata)} over {overall.attempted_without_errata} tasks "
                      "attempted")
-    extra = [f"passed {overall.passed}"]
-    if overall.tokens is not None:
-        extra.append(f"tokens {overall.tokens:,}")
-    if overall.cost is not None:
-        extra.append(f"cost ${overall.cost:.4f}")
-    if overall.seconds is not None:
-        extra.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
-    lines.append(", ".join(extra))
+    lines.append(HeadlineFacts.of(overall).spent_text)
     spent = [column for column in ("tokens", "cost") if overall.spent(column) is not None]
     repeated = overall.repeats > 1
     k = overall.repeats
@@ -367,18 +361,48 @@ def format_summary(summary: RunSummary) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class HeadlineFacts:
+    """What the run's headline says beside its rates, built once for every view that shows it (the
+    terminal summary, the HTML report's overview): the same words and figures in both."""
+
+    #: ``1 errors counted as 0 (1 charged to the environment)``
+    errors: str
+    #: the rate's error bar, and with repeats how often a task passes once and every time
+    uncertainty: str
+    #: ``passed 1``, ``tokens 2,034``, ``cost $0.0225``, ``wall time 2m30s (summed over tasks)``:
+    #: tokens and cost when some were counted, the wall time when some was
+    spent: tuple[str, ...]
+
+    @classmethod
+    def of(cls, overall: GroupFigures) -> HeadlineFacts:
+        errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
+                                                            if overall.errors else "")
+        spent = [f"passed {overall.passed}"]
+        if overall.tokens is not None:
+            spent.append(f"tokens {tokens_text(overall.tokens)}")
+        if overall.cost is not None:
+            spent.append(f"cost {cost_text(overall.cost)}")
+        if overall.seconds is not None:
+            spent.append(f"wall time {wall_time(overall.seconds)} (summed over tasks)")
+        return cls(errors, _uncertainty(overall), tuple(spent))
+
+    @property
+    def spent_text(self) -> str:
+        return ", ".join(self.spent)
+
+
 def headline(overall: GroupFigures) -> str:
     """The run's figures in one line: the rate over every task attempted first."""
-    errors = f"{overall.errors} errors counted as 0" + (f" ({charged_text(overall.errors_charged)})"
-                                                        if overall.errors else "")
     runs = f"{overall.total} tasks" if overall.repeats == 1 else \
         f"{overall.total} runs ({overall.tasks_attempted} tasks attempted, --repeat {overall.repeats})"
     return (f"{runs}: success rate {rate_text(overall.success_rate)} over {overall.runnable} attempted "
-            f"({errors}, as the papers score a failed run); {rate_text(overall.success_rate_completed)} over the "
-            f"{overall.scored} that completed; {overall.tampered} tampered; {overall.skipped} skipped, not attempted")
+            f"({HeadlineFacts.of(overall).errors}, as the papers score a failed run); "
+            f"{rate_text(overall.success_rate_completed)} over the {overall.scored} that completed; "
+            f"{overall.tampered} tampered; {overall.skipped} skipped, not attempted")
 
 
-def uncertainty(overall: GroupFigures) -> str:
+def _uncertainty(overall: GroupFigures) -> str:
     """The headline's error bar, and with repeats how often a task passes once and every time."""
     line = (f"95% interval {interval_text(overall.interval)} over the {overall.tasks_attempted} tasks attempted "
             "(Wilson score, the task as the unit)")
@@ -411,9 +435,7 @@ def format_replay(replay: ReplayComparison) -> list[str]:
 
 def spending(column: str, value: int | float | None) -> str:
     """A group's tokens or cost as the tables show them; ``-`` when it spent none it counted."""
-    if value is None:
-        return "-"
-    return f"{value:,}" if column == "tokens" else f"${value:.4f}"
+    return tokens_text(value) if column == "tokens" else cost_text(value)
 
 
 def rate_text(rate: float | None) -> str:

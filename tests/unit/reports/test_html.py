@@ -84,7 +84,7 @@ def test_text_is_escaped_and_long_replies_fold(record_dir) -> None:
     result, directory = record_dir
     html = render_task(result, directory)
     assert "<script>" not in html
-    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in html
+    assert "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;" in html
     assert "Sync &lt;b&gt;the&lt;/b&gt; connection" in html
     assert html.count("<details>") == 1 and "(520 chars)" in html
 
@@ -97,7 +97,7 @@ def test_an_actions_overlong_line_folds_alone_and_the_code_around_it_stays_in_vi
     html = render_task(result, directory)
     head, folded, tail = re.search(r"<pre># helper</pre><details><summary><code>(.*?)</code> &hellip; "
                                    r"\((\d+) chars\)</summary>.*?</details><pre>(.*?)</pre>", html, re.S).groups()
-    assert installed.startswith(head.replace("&#x27;", "'")) and len(head) >= 100
+    assert installed.startswith(head.replace("&#39;", "'")) and len(head) >= 100
     assert int(folded) == len(installed)
     assert tail == "from helper import go\ngo()"
 
@@ -128,7 +128,7 @@ def test_secret_looking_settings_never_appear(record_dir) -> None:
     result, directory = record_dir
     html = render_task(result, directory)
     assert SECRET not in html
-    assert "&quot;api_key&quot;: &quot;***&quot;" in html and "&quot;openai_token&quot;: &quot;***&quot;" in html
+    assert "&#34;api_key&#34;: &#34;***&#34;" in html and "&#34;openai_token&#34;: &#34;***&#34;" in html
     assert "max_steps" in html and "gpt-x" in html
     assert public_settings({"a": [{"Password": 1, "b": 2}]}) == {"a": [{"Password": "***", "b": 2}]}
     # a count of tokens is no secret: a run's manifest states it; a token is one

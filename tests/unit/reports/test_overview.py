@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from pytest_spider2v.reports.overview import render_overview
-from pytest_spider2v.reports.summary import summarize
+from pytest_spider2v.reports.summary import format_summary, summarize
 from pytest_spider2v.reports.task_summary import TaskSummary
 from pytest_spider2v.run.results import TaskResult
 
@@ -60,13 +60,16 @@ def test_every_grouping_has_its_table_and_chart_with_wall_time_and_no_spending_c
 
 
 def test_tokens_and_cost_are_shown_per_group_when_the_agent_spent_them() -> None:
-    html = render_overview(summarize([
+    summary = summarize([
         props("a", ["calc"], "passed", 1.0, usage={"prompt_tokens": 1200, "completion_tokens": 34, "cost": 0.0125}),
         props("b", ["calc"], "failed", 0.0, usage={"total_tokens": 800, "cost": 0.01}),
-    ]))
+    ])
+    html = render_overview(summary)
     assert rows(html, "by-app")[1] == ["calc", "2", "2", "2", "1", "0", "0", "0", "50.0%", "50.0%", "50.0%",
                                        "[9.5%, 90.5%]", "2,034", "$0.0225", "2m00s"]
-    assert "tokens 2,034 · cost $0.0225" in html
+    # the headline's facts read as the terminal prints them
+    facts = "passed 1, tokens 2,034, cost $0.0225, wall time 2m00s (summed over tasks)"
+    assert facts in format_summary(summary) and f"0 tampered &middot; {facts}</p>" in html
 
 
 def test_names_are_escaped_and_long_ones_shortened_in_the_chart() -> None:
