@@ -8,6 +8,8 @@ from typing import Any
 
 import pytest
 
+from pytest_spider2v.plugin.config import RunConfig
+from pytest_spider2v.plugin.keys import RUN_CONFIG
 from pytest_spider2v.validate.checks import ERRATUM_SHOWN, GUI_ROUTE, NEAR_MISSES, SET_UP
 from pytest_spider2v.validate.near_miss import NearMisses, Trial, Uncovered
 from pytest_spider2v.validate.selection import PROPERTY
@@ -28,8 +30,17 @@ def report(task: str, check: str, outcome: str, when: str = "call", set_up: bool
     return pytest.TestReport(f"{task}[{check}]", ("", 0, ""), {}, outcome, None, when, user_properties=properties)
 
 
+def run_config(args: list[str], folder: Path) -> SimpleNamespace:
+    """The parts of a pytest config the summary reads: the arguments, the folder, the run's
+    configuration (the defaults)."""
+    stash = pytest.Stash()
+    stash[RUN_CONFIG] = RunConfig()
+    return SimpleNamespace(args=args, invocation_params=SimpleNamespace(dir=folder), getoption=lambda name: None,
+                           stash=stash)
+
+
 def summary(*reports: pytest.TestReport) -> ValidationSummary:
-    config = SimpleNamespace(args=[], invocation_params=SimpleNamespace(dir=Path.cwd()), getoption=lambda name: None)
+    config = run_config([], Path.cwd())
     plugin = ValidationSummary(config)  # type: ignore[arg-type]
     for each in reports:
         plugin.pytest_runtest_logreport(each)
@@ -60,8 +71,7 @@ def test_a_path_inside_another_given_path_is_counted_once(tmp_path: Path) -> Non
     task = tmp_path / "tasks" / "calc" / "t1"
     task.mkdir(parents=True)
     (task / "task.json").write_text("{}")
-    config = SimpleNamespace(args=["tasks", "tasks/calc", "tasks/calc/t1/task.json::t1"],
-                             invocation_params=SimpleNamespace(dir=tmp_path), getoption=lambda name: None)
+    config = run_config(["tasks", "tasks/calc", "tasks/calc/t1/task.json::t1"], tmp_path)
     once = ValidationSummary(config)._static_figures()  # type: ignore[arg-type]
     config.args = ["tasks"]
     assert once == ValidationSummary(config)._static_figures() == {"calc": (1, 0, 0)}  # type: ignore[arg-type]
