@@ -48,16 +48,21 @@ def _read_notebook(path: FileArg, role: str) -> nbformat.NotebookNode | None:
     return notebook
 
 
-def _same_cell_types(result: nbformat.NotebookNode, expected: nbformat.NotebookNode, metric: str) -> bool:
-    """Equal cell counts and cell types, position by position (logged if not)."""
-    if len(result.cells) != len(expected.cells):
-        logger.info("%s: result has %d cells, expected %d", metric, len(result.cells), len(expected.cells))
-        return False
-    for index, (a, b) in enumerate(zip(result.cells, expected.cells)):
+def _aligned_cells(result: FileArg, expected: FileArg,
+                   metric: str) -> list[tuple[nbformat.NotebookNode, nbformat.NotebookNode]] | None:
+    """The two notebooks' cells paired by position, or None (logged) when either cannot be read or
+    their cell counts or types differ: the comparison both cell-by-cell metrics start from."""
+    result_nb, expected_nb = _read_notebook(result, "result"), _read_notebook(expected, "expected")
+    if result_nb is None or expected_nb is None:
+        return None
+    if len(result_nb.cells) != len(expected_nb.cells):
+        logger.info("%s: result has %d cells, expected %d", metric, len(result_nb.cells), len(expected_nb.cells))
+        return None
+    for index, (a, b) in enumerate(zip(result_nb.cells, expected_nb.cells)):
         if a.get("cell_type") != b.get("cell_type"):
             logger.info("%s: cell %d is %r, expected %r", metric, index, a.get("cell_type"), b.get("cell_type"))
-            return False
-    return True
+            return None
+    return list(zip(result_nb.cells, expected_nb.cells))
 
 
 def _compared_outputs(cell: nbformat.NotebookNode, drop_pip_noise: bool) -> list[dict[str, Any]]:
@@ -96,12 +101,9 @@ def _output_difference(result: dict[str, Any], expected: dict[str, Any]) -> str 
 def compare_notebook_outputs(result: FileArg, expected: FileArg) -> float:
     """1.0 if both notebooks have the same cell types and every code cell prints the same stdout
     streams and ``text/plain`` results (stderr, errors and rich-only outputs are ignored)."""
-    result_nb, expected_nb = _read_notebook(result, "result"), _read_notebook(expected, "expected")
-    if result_nb is None or expected_nb is None:
+    if (cells := _aligned_cells(result, expected, "compare_notebook_outputs")) is None:
         return 0.0
-    if not _same_cell_types(result_nb, expected_nb, "compare_notebook_outputs"):
-        return 0.0
-    for index, (result_cell, expected_cell) in enumerate(zip(result_nb.cells, expected_nb.cells)):
+    for index, (result_cell, expected_cell) in enumerate(cells):
         if result_cell.get("cell_type") != "code":
             continue
         result_outputs = _compared_outputs(result_cell, drop_pip_noise=True)
@@ -123,12 +125,9 @@ def compare_notebook_outputs(result: FileArg, expected: FileArg) -> float:
 @metrics.register()
 def compare_notebook_cells(result: FileArg, expected: FileArg) -> float:
     """1.0 if both notebooks have the same cells: same types and the same source text."""
-    result_nb, expected_nb = _read_notebook(result, "result"), _read_notebook(expected, "expected")
-    if result_nb is None or expected_nb is None:
+    if (cells := _aligned_cells(result, expected, "compare_notebook_cells")) is None:
         return 0.0
-    if not _same_cell_types(result_nb, expected_nb, "compare_notebook_cells"):
-        return 0.0
-    for index, (a, b) in enumerate(zip(result_nb.cells, expected_nb.cells)):
+    for index, (a, b) in enumerate(cells):
         if a.get("source") != b.get("source"):
             logger.info("compare_notebook_cells: cell %d source %r != expected %r", index, a.get("source"), b.get("source"))
             return 0.0

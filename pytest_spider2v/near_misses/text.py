@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -142,17 +143,31 @@ def sql_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Pa
     yield read.variant("token changed", "the last literal or name", changed_text(read.content))
 
 
+@dataclass(frozen=True)
+class _Document:
+    """A parsed document, boxed: ``null`` and an empty YAML file parse to None, which
+    :func:`result_file` would take for "not this kind of file"."""
+
+    value: Any
+
+
+def _parsed(load: Callable[[str], Any]) -> Callable[[str], _Document]:
+    """``load`` as a parser :func:`result_file` accepts: a syntax error (YAML's is no ValueError)
+    rejects the file."""
+    def parse(text: str) -> _Document:
+        try:
+            return _Document(load(text))
+        except yaml.YAMLError as error:
+            raise ValueError(str(error)) from error
+    return parse
+
+
 @near_misses.register("compare_json_file")
 def json_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """A JSON document with one leaf value changed, and with one member dropped."""
-    if (read := result_file(result, workdir, str)) is None:
+    if (read := result_file(result, workdir, _parsed(json.loads))) is None:
         return
-    text = read.content
-    try:
-        document = json.loads(text)
-    except ValueError:
-        return
-    for kind, where, wrong in _json_variants(document, "$"):
+    for kind, where, wrong in _json_variants(read.content.value, "$"):
         yield read.variant(kind, where, json.dumps(wrong, indent=2))
 
 
@@ -176,13 +191,9 @@ def _json_variants(value: Any, where: str) -> Iterator[tuple[str, str, Any]]:
 @near_misses.register("check_yaml_file")
 def yaml_file(result: Any, expected: Any, options: Mapping[str, Any], workdir: Path) -> Iterator[NearMiss]:
     """The value at each rule's key path changed (a ``not_null`` rule's emptied)."""
-    if (read := result_file(result, workdir, str)) is None:
+    if (read := result_file(result, workdir, _parsed(yaml.safe_load))) is None:
         return
-    text = read.content
-    try:
-        document = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return
+    document = read.content.value
     for match_type, key_path, _ in rules_of(expected, options) or []:
         change = (lambda value: None) if match_type == "not_null" else changed
         wrong = _replaced(document, list(key_path), change)

@@ -77,3 +77,20 @@ def test_a_metric_without_a_maker_is_not_covered(tmp_path: Path) -> None:
     found = near_misses_of("check_file_existence", str(there), workdir=tmp_path / "w", takes_expected=False)
     assert found.trials == [] and [u.describe() for u in found.uncovered] == [
         "check_file_existence: no near-miss maker for this metric"]
+
+
+def test_json_and_yaml_makers_vary_only_what_parses(tmp_path: Path) -> None:
+    """A file that does not parse gives nothing to vary; a document that parses to null (JSON's
+    ``null``) is still a document, with a value to change."""
+    from pytest_spider2v.near_misses.text import json_file, yaml_file
+
+    broken_json, null_json = tmp_path / "broken.json", tmp_path / "null.json"
+    broken_json.write_text("{not json", encoding="utf-8")
+    null_json.write_text("null", encoding="utf-8")
+    broken_yaml = tmp_path / "broken.yml"
+    broken_yaml.write_text("a: [unclosed\n", encoding="utf-8")
+    rules = {"rules": [["match", ["a"], 1]]}
+    assert list(json_file(str(broken_json), None, {}, tmp_path / "j1")) == []
+    assert [(m.kind, m.where) for m in json_file(str(null_json), None, {}, tmp_path / "j2")] == [("value changed", "$")]
+    assert list(yaml_file(str(broken_yaml), None, rules, tmp_path / "y1")) == []
+    assert list(yaml_file(str(tmp_path / "missing.yml"), None, rules, tmp_path / "y2")) == []
