@@ -13,7 +13,9 @@ import functools
 import importlib
 import importlib.metadata
 import inspect
+import json
 import pkgutil
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +79,74 @@ class Entry(Generic[T]):
     unavailable: str | None = None  # reason, for declared-only names
 
 
+@dataclass(frozen=True)
+class Described:
+    """What collection reads of a name (its task checks, markers and skip reasons) without the
+    implementation: the registration's metadata, why it cannot run (declared-only names) and, for
+    a setup step, the signature the task's parameters must bind to."""
+
+    meta: Meta
+    unavailable: str | None
+    signature: inspect.Signature | None
+
+
+@dataclass(frozen=True)
+class Indexed:
+    """A name an extension package's index says one of its modules registers (see
+    :func:`load_index`): described from the index, imported when the name is first used."""
+
+    module: str
+    meta: Meta
+    unavailable: str | None = None
+    #: A setup step's parameters, written as in its ``def`` without annotations or default values
+    #: (:func:`parameter_list`): ``["ctx", "path", "mode=", "*", "strict=", "**extra"]``.
+    parameters: tuple[str, ...] | None = None
+
+    def signature(self) -> inspect.Signature | None:
+        """The signature the parameters describe, a default standing for each default (binding
+        checks only whether a parameter may be left out)."""
+        if self.parameters is None:
+            return None
+        written = list(self.parameters)
+        positional_only = written.index("/") if "/" in written else 0
+        made: list[inspect.Parameter] = []
+        kind: inspect._ParameterKind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+        for index, text in enumerate(written):
+            if text in ("/", "*"):
+                kind = inspect.Parameter.KEYWORD_ONLY if text == "*" else kind
+                continue
+            if text.startswith("**"):
+                made.append(inspect.Parameter(text[2:], inspect.Parameter.VAR_KEYWORD))
+            elif text.startswith("*"):
+                made.append(inspect.Parameter(text[1:], inspect.Parameter.VAR_POSITIONAL))
+                kind = inspect.Parameter.KEYWORD_ONLY
+            else:
+                own = inspect.Parameter.POSITIONAL_ONLY if index < positional_only else kind
+                default = None if text.endswith("=") else inspect.Parameter.empty
+                made.append(inspect.Parameter(text.rstrip("="), own, default=default))
+        return inspect.Signature(made)
+
+
+def parameter_list(signature: inspect.Signature) -> list[str]:
+    """A signature's parameters as :attr:`Indexed.parameters` writes them."""
+    parameters = list(signature.parameters.values())
+    last_positional_only = max((i for i, p in enumerate(parameters) if p.kind is inspect.Parameter.POSITIONAL_ONLY),
+                               default=-1)
+    written: list[str] = []
+    for index, parameter in enumerate(parameters):
+        if parameter.kind is inspect.Parameter.KEYWORD_ONLY and not any(w.startswith("*") for w in written):
+            written.append("*")
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            written.append(f"*{parameter.name}")
+        elif parameter.kind is inspect.Parameter.VAR_KEYWORD:
+            written.append(f"**{parameter.name}")
+        else:
+            written.append(parameter.name + ("=" if parameter.default is not inspect.Parameter.empty else ""))
+        if index == last_positional_only:
+            written.append("/")
+    return written
+
+
 class Registry(Generic[T]):
     """A named collection of implementations of one kind ("metric", "agent", ...)."""
 
@@ -84,6 +154,10 @@ class Registry(Generic[T]):
         self.kind = kind
         self._entries: dict[str, Entry[T]] = {}
         self._deferred: list[str] = []
+        self._indexed: dict[str, Indexed] = {}
+        #: Names an extension registered outside an indexed package's loading: they keep
+        #: precedence over the index's name, whenever its module is imported.
+        self._overrides: set[str] = set()
 
     def load_on_first_use(self, package: str, *modules: str) -> None:
         """Import ``package``'s ``modules`` (which register here) only when this registry is first
@@ -92,12 +166,26 @@ class Registry(Generic[T]):
         ``pytest`` start-up, ``--collect-only`` and ``-k`` included, does not pay for it."""
         self._deferred += [f"{package}.{module}" for module in modules]
 
+    def index(self, names: Mapping[str, Indexed]) -> None:
+        """Know ``names`` from an index (see :func:`load_index`) without importing their modules:
+        membership, listings and :meth:`describe` read the index."""
+        self._indexed.update(names)
+
     @property
     def _complete(self) -> dict[str, Entry[T]]:
         """The entries, after the deferred modules have registered theirs."""
         while self._deferred:
             importlib.import_module(self._deferred.pop(0))
         return self._entries
+
+    def _search(self, name: str) -> bool:
+        """Whether ``name`` is registered once the indexed modules, and then every module of the
+        indexed packages, are imported: a name their index does not list yet (a stale index) is
+        found, at the price of imports only a name no index knows pays."""
+        _import_indexed_modules()
+        while name not in self._entries and _unsearched_packages:
+            _import_indexed_modules(package_modules(_unsearched_packages.pop(0)))
+        return name in self._entries
 
     # A decorated function keeps its own type (a getter calling another sees its signature), which
     # the overloads check against what its registry holds; the last serves any other registry.
@@ -131,10 +219,19 @@ class Registry(Generic[T]):
         return decorate
 
     def add(self, name: str, obj: T, **meta: Unpack[Meta]) -> None:
+        if _recording is not None:
+            _recording.append((self, name, _registering_module()))  # type: ignore[arg-type]
+        if _indexed_loading:
+            if name in self._overrides:
+                return  # an installed extension's own registration of the name comes first
+        elif name in self._indexed:
+            self._overrides.add(name)
         self._entries[name] = Entry(name, obj, meta)
 
     def declare(self, name: str, reason: str, **meta: Unpack[Meta]) -> None:
         """Know a name without implementing it; using it raises :class:`Unavailable`."""
+        if _recording is not None:
+            _recording.append((self, name, _registering_module()))  # type: ignore[arg-type]
         if name not in self._entries or self._entries[name].obj is None:
             self._entries[name] = Entry(name, None, meta, unavailable=reason)
 
@@ -151,10 +248,22 @@ class Registry(Generic[T]):
             self.declare(name, reason)
 
     def entry(self, name: str) -> Entry[T]:
-        try:
-            return self._complete[name]
-        except KeyError:
-            raise UnknownName(self._unknown_message(name)) from None
+        if self._indexed and _unimported:
+            _import_indexed_modules()  # whether or not this name's own module is imported already
+        if name in self._complete or self._search(name):
+            return self._entries[name]
+        raise UnknownName(self._unknown_message(name))
+
+    def describe(self, name: str) -> Described:
+        """The name's metadata, unavailability and (a step's) signature, from its index when its
+        module is not imported yet: collecting a task costs no import of what it names."""
+        if name not in self._entries and name in self._indexed:
+            indexed = self._indexed[name]
+            return Described(indexed.meta, indexed.unavailable, indexed.signature())
+        entry = self.entry(name)
+        signature = _signature(entry.obj) if callable(entry.obj) else None
+        unavailable = entry.unavailable or ("not implemented" if entry.obj is None else None)
+        return Described(entry.meta, unavailable, signature)
 
     def get(self, name: str) -> T:
         entry = self.entry(name)
@@ -163,18 +272,19 @@ class Registry(Generic[T]):
         return entry.obj
 
     def _unknown_message(self, name: str) -> str:
-        close = difflib.get_close_matches(name, list(self._complete), n=3)
+        close = difflib.get_close_matches(name, list(self), n=3)
         hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         return f"unknown {self.kind} '{name}'{hint}"
 
     def __contains__(self, name: object) -> bool:
-        return name in self._complete
+        return name in self._indexed or name in self._complete or (isinstance(name, str) and self._search(name))
 
     def __iter__(self) -> Iterator[str]:
-        return iter(sorted(self._complete))
+        return iter(sorted({*self._complete, *self._indexed}))
 
     def available(self) -> list[str]:
-        return sorted(n for n, e in self._complete.items() if e.obj is not None)
+        indexed = (n for n, i in self._indexed.items() if n not in self._entries and i.unavailable is None)
+        return sorted([*(n for n, e in self._complete.items() if e.obj is not None), *indexed])
 
 
 @dataclass(frozen=True)
@@ -220,9 +330,11 @@ def _signature(fn: Callable[..., object]) -> inspect.Signature:
     return inspect.signature(fn)
 
 
-def check_parameters(fn: Callable[..., object], leading: int, params: Mapping[str, object]) -> str | None:
-    """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would."""
-    sig = _signature(fn)
+def check_parameters(fn: Callable[..., object] | inspect.Signature, leading: int,
+                     params: Mapping[str, object]) -> str | None:
+    """Why ``fn(<leading positional>, **params)`` would not bind, or None if it would (``fn`` or
+    its signature, as :meth:`Registry.describe` gives it)."""
+    sig = fn if isinstance(fn, inspect.Signature) else _signature(fn)
     dummies = [None] * leading
     try:
         sig.bind(*dummies, **params)
@@ -314,6 +426,93 @@ def import_submodules(package: str, path: Iterable[str]) -> None:
     metrics or near misses is adding a file, with no list to keep."""
     for module in pkgutil.iter_modules(list(path)):
         importlib.import_module(f"{package}.{module.name}")
+
+
+#: The file beside an extension package's ``__init__.py`` that :func:`load_index` reads.
+INDEX_FILE = "registrations.json"
+#: Set while an indexed module is imported for a name: see :meth:`Registry.add`.
+_indexed_loading = 0
+#: While an index is being written: every registration, in order (see :func:`registrations_of`).
+_recording: list[tuple[Registry[object], str, str]] | None = None
+
+
+def load_index(package: str, path: Iterable[str]) -> None:
+    """Register the names ``package``'s index file lists (:data:`INDEX_FILE`, written by
+    ``spider2v-registrations --write``) without importing a module of the package: start-up and
+    collection, which check, mark and describe the names tasks use, pay for none of them.
+
+    The first use of an indexed name (:meth:`Registry.entry`, :meth:`~Registry.get`: a run, or
+    ``--validate``'s fingerprints) imports every module the indexes list, in their order: what
+    importing the packages did before they had an index. A module may do more on import than
+    register names (a step module adds a wait to ``launch``), so a run never sees a part of it.
+    A name no index lists imports every module of the packages before it is called unknown, so a
+    module missing from a stale index still registers (a unit test keeps the index current)."""
+    index_path = next((Path(folder) / INDEX_FILE for folder in path if (Path(folder) / INDEX_FILE).is_file()), None)
+    if index_path is None:  # not written yet: every module registers on import, as without an index
+        for module in package_modules(package, list(path)):
+            importlib.import_module(module)
+        return
+    written = json.loads(index_path.read_text(encoding="utf-8"))
+    registries = sys.modules[__name__]
+    for registry_name, names in written["registries"].items():
+        target = getattr(registries, registry_name)
+        target.index({name: Indexed(entry["module"], Meta(**entry.get("meta", {})), entry.get("unavailable"),
+                                    None if entry.get("parameters") is None else tuple(entry["parameters"]))
+                      for name, entry in names.items()})
+    _unimported.extend(written["modules"])
+    _unsearched_packages.append(package)
+
+
+#: The indexed modules not imported yet, in their indexes' order.
+_unimported: list[str] = []
+#: The indexed packages whose every module has not been imported yet.
+_unsearched_packages: list[str] = []
+
+
+def package_modules(package: str, path: list[str] | None = None) -> list[str]:
+    """Every module of ``package``, in :func:`pkgutil.walk_packages` order."""
+    found_path = path if path is not None else list(importlib.import_module(package).__path__)
+    return [info.name for info in pkgutil.walk_packages(found_path, f"{package}.")]
+
+
+def _import_indexed_modules(modules: list[str] | None = None) -> None:
+    """Import the indexed modules not imported yet (or ``modules``), their registrations giving
+    way to an installed extension's own of the same name (see :meth:`Registry.add`)."""
+    global _indexed_loading
+    todo = _unimported if modules is None else modules
+    _indexed_loading += 1
+    try:
+        while todo:
+            importlib.import_module(todo.pop(0))
+    finally:
+        _indexed_loading -= 1
+
+
+def registrations_of(*packages: str) -> list[tuple[Registry[object], str, str]]:
+    """Every registration that importing ``packages`` and all their modules makes, as (registry,
+    name, the module whose top-level code registers it): what their indexes list. Run in a
+    process that has imported none of their modules yet (``spider2v-registrations`` does), since
+    a module registers only when first imported."""
+    global _recording
+    _recording = []
+    found: list[tuple[Registry[object], str, str]] = []
+    try:
+        for package in packages:
+            for module in package_modules(package):
+                importlib.import_module(module)
+        found = [(registry, name, module) for registry, name, module in _recording]
+    finally:
+        _recording = None
+    return found
+
+
+def _registering_module() -> str:
+    """The module whose top-level code is running the registration (a decorator's, or a
+    ``declared.py`` table's)."""
+    frame = sys._getframe(2)
+    while frame is not None and frame.f_code.co_name != "<module>":
+        frame = frame.f_back  # type: ignore[assignment]
+    return frame.f_globals.get("__name__", "") if frame is not None else ""
 
 
 def is_pytest_plugin(module: ModuleType) -> bool:

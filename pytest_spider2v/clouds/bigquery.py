@@ -20,12 +20,13 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.clouds.google_credentials import google_credentials
 from pytest_spider2v.clouds.settings import AccountSettingsError, field, guest_url, read_json, settings_path
-from pytest_spider2v.run.task_context import TaskContext
 
 if TYPE_CHECKING:
     from google.auth.credentials import Credentials
     from google.cloud import bigquery
     from google.cloud.bigquery_connection_v1 import Connection, ConnectionServiceClient
+
+    from pytest_spider2v.run.task_context import TaskContext
 
 DEFAULT_CONFIG = "evaluation_examples/settings/google/gcp_config.json"
 DEFAULT_PROJECT = "bigquery-project"

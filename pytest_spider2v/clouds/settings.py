@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_spider2v.environments.base import EnvironmentFault
-from pytest_spider2v.run.task_context import TaskContext
 from pytest_spider2v.tasks.availability import SETTINGS_PREFIX
+
+if TYPE_CHECKING:  # a run's context, which the steps and getters calling these are given
+    from pytest_spider2v.run.task_context import TaskContext
 
 
 class AccountSettingsError(RuntimeError):

@@ -28,10 +28,11 @@ from urllib.parse import urlsplit
 
 from pytest_spider2v.clouds.settings import AccountSettingsError, guest_url, read_json, settings_path
 from pytest_spider2v.clouds.settings import field as required
-from pytest_spider2v.run.task_context import TaskContext
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the connector's, and a run's context, which the steps and getters calling these are given
     from snowflake.connector import SnowflakeConnection
+
+    from pytest_spider2v.run.task_context import TaskContext
 
 DEFAULT_SETTINGS = "evaluation_examples/settings/snowflake/settings.json"
 #: The image's service that serves the emulator on :data:`EMULATOR_PORT`.

@@ -6,7 +6,8 @@ from it once: the agent's, the episode's and the record's settings derive from i
 :mod:`.collection` (task files to items, markers), :mod:`.fixtures` (the run of a task item),
 :mod:`.hookspecs` (the hooks extensions implement), :mod:`.keys` (what it stashes on pytest's objects), :mod:`.workers`
 (controller or xdist worker), :mod:`.ownership` (whose environments these are),
-:mod:`.interrupts` (a stopped run leaves nothing behind) and :mod:`.terminal` (lines shown at once).
+:mod:`.interrupts` (a stopped run leaves nothing behind), :mod:`.heap` (start-up's objects out
+of the garbage collector's way) and :mod:`.terminal` (lines shown at once).
 
 Nothing here knows a particular app, agent, metric or provider, nor ``--validate``: they are
 extensions, loaded from the ``pytest_spider2v`` entry-point group before the command line is
@@ -18,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_spider2v import registry
-from pytest_spider2v.plugin import collection, fixtures, hookspecs, interrupts, options, ownership
+from pytest_spider2v.plugin import collection, fixtures, heap, hookspecs, interrupts, options, ownership
 from pytest_spider2v.tasks.formats import registered_formats
 from pytest_spider2v.tasks.model import CATEGORIES, DIFFICULTIES, INTERFACES, VARIANTS
 
@@ -37,6 +38,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(collection, "spider2v-collection")
     config.pluginmanager.register(fixtures, "spider2v-fixtures")
+    config.pluginmanager.register(heap, "spider2v-heap")
     for name, text in _fixed_markers():
         config.addinivalue_line("markers", f"{name}: {text}")
     for fmt in registered_formats():

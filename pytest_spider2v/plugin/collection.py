@@ -9,6 +9,7 @@ as usual, and pytest's collection errors keep their meaning for everything else.
 
 from __future__ import annotations
 
+import functools
 import types
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -18,12 +19,10 @@ import pytest
 
 from pytest_spider2v import registry
 from pytest_spider2v.plugin.keys import AGENT, MARKER_NAMES, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
-from pytest_spider2v.run.agent import agent_factory, run_read_by
-from pytest_spider2v.run.results import Repeat
 from pytest_spider2v.tasks.formats import is_format_data
 from pytest_spider2v.tasks.layouts import in_spider2v_checkout
 from pytest_spider2v.tasks.loading import is_task_file, load_task_file
-from pytest_spider2v.tasks.model import Task, TaskFormatError
+from pytest_spider2v.tasks.model import PROJECT_FILE, Task, TaskFormatError
 
 if TYPE_CHECKING:
     from pytest_spider2v.run.evaluation import Evaluation  # the run's, imported by a run alone
@@ -32,12 +31,22 @@ if TYPE_CHECKING:
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """Files beside a Spider2-V task file are the task's data (DAGs, notebooks, a dagster
     ``test_*.py`` its scripts run), never test modules of this session; so is whatever a task
-    format calls data of its checkouts (an InfiAgent checkout's own scripts and tests)."""
+    format calls data of its checkouts (an InfiAgent checkout's own scripts and tests). A project
+    task folder holds one task file, and the rest (its folders too) is data, which collection
+    does not walk."""
+    if _is_project_task_folder(collection_path.parent):
+        return None if collection_path.name == PROJECT_FILE else True
     if not collection_path.is_file() or is_task_file(collection_path):
         return None
     if in_spider2v_checkout(collection_path) or is_format_data(collection_path):
         return True
     return None
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_project_task_folder(folder: Path) -> bool:
+    """Whether ``folder`` holds a project ``task.json`` (asked for every path collection visits)."""
+    return (folder / PROJECT_FILE).is_file()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
@@ -51,6 +60,8 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     their own agent, as ``--validate`` checks do, need none)."""
     if config.option.collectonly or not any(TASK in i.stash and AGENT not in i.stash for i in items):
         return
+    from pytest_spider2v.run.agent import agent_factory, run_read_by  # a run's, not a collection's
+
     agent = config.stash[RUN_CONFIG].agent
     if not agent:
         raise pytest.UsageError(f"choose an agent with --agent NAME (available: {', '.join(registry.agents)})")
@@ -169,6 +180,8 @@ class TaskItem(pytest.Function):
         """The item ``count`` times, as ``--repeat`` runs it: each its own item (its own environment,
         record and report), named as pytest-repeat names its repeats (``task[verbose-2-3]``,
         ``task[2-3]``), so ``-k``, ``--lf`` and ``--deselect`` address one repeat."""
+        from pytest_spider2v.run.results import Repeat  # --repeat's alone
+
         parent = self.parent
         assert isinstance(parent, TaskFile)
         copies = []

@@ -13,14 +13,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from pytest_spider2v.run.agent import AgentSettings
-from pytest_spider2v.run.json_values import JsonObject
-from pytest_spider2v.run.records import public_settings
 from pytest_spider2v.run.settings import EpisodeSettings, RunSettings
+
+if TYPE_CHECKING:  # the agent's and record's types, imported where a run makes them
+    from pytest_spider2v.run.agent import AgentSettings
+    from pytest_spider2v.run.json_values import JsonObject
 
 #: where ``--settings-dir`` is read from when it is not given
 SETTINGS_DIR_VARIABLE = "SPIDER2V_SETTINGS_DIR"
@@ -86,6 +87,8 @@ class RunConfig:
 
     def agent_settings(self, name: str, worker: str | None) -> AgentSettings:
         """What the agent ``name`` is made with in the xdist worker ``worker``."""
+        from pytest_spider2v.run.agent import AgentSettings
+
         return AgentSettings(name=name, options=dict(self.agent_options), worker=worker)
 
     @property
@@ -101,6 +104,8 @@ class RunConfig:
         """The run's settings as a task's record and the run's manifest keep them, secrets masked
         (their shape is what earlier runs' records hold: ``--resume``, ``replay:`` and
         ``spider2v-report compare`` read them)."""
+        from pytest_spider2v.run.records import public_settings
+
         return public_settings({
             "provider": self.provider,
             "max_steps": self.max_steps,

@@ -23,15 +23,15 @@ from pytest_spider2v.plugin import options, ownership, workers
 from pytest_spider2v.plugin.keys import AGENT, RECORD, RECORD_SUFFIX, REPEAT, RUN_CONFIG, RUN_DIR, TASK
 from pytest_spider2v.plugin.terminal import announcer
 from pytest_spider2v.registry import providers
-from pytest_spider2v.run.agent import Agent, AgentSettings, agent_factory
-from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
-from pytest_spider2v.tasks.model import Task
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the run's types, imported by the fixtures that run a task (start-up loads this module)
     from pytest_spider2v.environments.provider import Provider
+    from pytest_spider2v.run.agent import Agent, AgentSettings
     from pytest_spider2v.run.evaluation import Evaluation
     from pytest_spider2v.run.lifecycle import TaskRun
+    from pytest_spider2v.run.records import TaskRecord
     from pytest_spider2v.tasks.availability import Accounts
+    from pytest_spider2v.tasks.model import Task
 
 
 def agent_name(item: pytest.Item) -> str:
@@ -75,6 +75,8 @@ def spider2v_accounts(request: pytest.FixtureRequest) -> Accounts:
 @pytest.fixture
 def spider2v_record(request: pytest.FixtureRequest, spider2v_task: Task) -> TaskRecord:
     """The task's record; a finished one is kept (not restarted) when ``--resume`` applies."""
+    from pytest_spider2v.run.records import TaskRecord, read_result, recorded_outcome, task_dir
+
     config, item = request.config, request.node
     agent = agent_name(item)
     directory = task_dir(config.stash[RUN_DIR].parent, config.stash[RUN_DIR].name, spider2v_task)
@@ -99,6 +101,7 @@ def spider2v_run(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_r
                  spider2v_accounts: Accounts) -> Iterator[TaskRun]:
     """The task's run. Its environment and agent are made on first use, so a task that cannot
     run here is skipped before either exists; the environment is released afterwards."""
+    from pytest_spider2v.run.agent import agent_factory
     from pytest_spider2v.run.lifecycle import TaskRun
 
     config = request.config

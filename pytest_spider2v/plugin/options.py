@@ -18,7 +18,7 @@ from pytest_spider2v.environments.limits import parse_memory
 from pytest_spider2v.plugin.config import DEFAULTS, SETTINGS_DIR_VARIABLE, RunConfig
 from pytest_spider2v.plugin.keys import EMULATOR_SETTINGS, RUN_CONFIG, RUN_DIR
 from pytest_spider2v.registry import emulators
-from pytest_spider2v.run.records import slug
+from pytest_spider2v.run.slugs import slug
 from pytest_spider2v.tasks.availability import Accounts
 
 

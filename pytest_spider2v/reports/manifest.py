@@ -173,7 +173,12 @@ def _digest(data: bytes) -> str:
 
 def now() -> str:
     """The time, as the manifest writes it (UTC, to the second)."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return timestamp(datetime.now(UTC))
+
+
+def timestamp(moment: datetime) -> str:
+    """``moment`` as the manifest writes a time."""
+    return moment.isoformat(timespec="seconds")
 
 
 def _version() -> str:

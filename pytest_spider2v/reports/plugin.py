@@ -16,23 +16,24 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from _pytest.junitxml import xml_key  # pytest's own key of --junitxml's writer: the record_testsuite_property way
 
 from pytest_spider2v.plugin.keys import RECORD, RUN_DIR, TASK
 from pytest_spider2v.plugin.workers import is_worker
-from pytest_spider2v.reports import hookspecs, manifest
+from pytest_spider2v.reports import hookspecs
 from pytest_spider2v.reports.sections import ReportColumn, ReportSection
-from pytest_spider2v.reports.task_summary import TaskSummary
-from pytest_spider2v.run.json_values import JsonObject
-from pytest_spider2v.run.records import write_json_atomic
-from pytest_spider2v.run.results import TaskResult
 from pytest_spider2v.tasks.formats import task_format
 from pytest_spider2v.tasks.layouts import is_layout_file
 from pytest_spider2v.tasks.model import Task
+
+if TYPE_CHECKING:  # the records' and summaries' types: every pytest start-up loads this plugin, a run reads them
+    from pytest_spider2v.reports.task_summary import TaskSummary
+    from pytest_spider2v.run.json_values import JsonObject
 
 #: set once the item's outcome-carrying report has been annotated
 _ANNOTATED = pytest.StashKey[bool]()
@@ -85,7 +86,9 @@ def _status(recorded: str | None, report: pytest.TestReport) -> str:
 def _annotate(item: pytest.Item, report: pytest.TestReport) -> None:
     from pytest_spider2v.reports.html import render_task
     from pytest_spider2v.reports.summary import PROPERTY
+    from pytest_spider2v.reports.task_summary import TaskSummary
     from pytest_spider2v.reports.video import video_extra
+    from pytest_spider2v.run.results import TaskResult
 
     record = item.stash.get(RECORD, None)
     task = item.stash.get(TASK, None)
@@ -136,17 +139,19 @@ class RunSummaryPlugin:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.entries: dict[str, TaskSummary] = {}
-        self.started = ""  #: when the session started, as the manifest writes it
+        self.started: datetime | None = None  #: when the session started
         self.written = False  #: the manifest's start is in the run folder
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
-        self.started = manifest.now()
+        self.started = datetime.now(UTC)
 
     @functools.cached_property
     def manifest(self) -> JsonObject:
         """The manifest's start, made when a session turns out to run tasks: the commit and the
         agents' parameters are asked for once, and never by a session without tasks."""
-        return manifest.started(self.config, self.config.stash[RUN_DIR], self.started or manifest.now())
+        from pytest_spider2v.reports import manifest
+
+        return manifest.started(self.config, self.config.stash[RUN_DIR], manifest.timestamp(self.started or datetime.now(UTC)))
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """The manifest, written once the run's tasks are known, before any runs: an interrupted
@@ -168,10 +173,14 @@ class RunSummaryPlugin:
         if self.written or self.config.option.collectonly:
             return
         self.written = True
+        from pytest_spider2v.reports import manifest
+        from pytest_spider2v.run.records import write_json_atomic
+
         write_json_atomic(run_dir / manifest.MANIFEST_FILE, self.manifest)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         from pytest_spider2v.reports.summary import PROPERTY
+        from pytest_spider2v.reports.task_summary import TaskSummary
 
         for name, value in report.user_properties:
             if name == PROPERTY and isinstance(value, dict):
@@ -219,6 +228,8 @@ class RunSummaryPlugin:
         cells[FIRST_COLUMN:FIRST_COLUMN] = [cell(column, column.cell(task) if task else "") for column in self.columns]
 
     def _completed(self, finished: bool) -> JsonObject:
+        from pytest_spider2v.reports import manifest
+
         return manifest.completed(self.manifest, self.entries.values(), finished)
 
     @pytest.hookimpl(tryfirst=True)  # before --junitxml writes its file, which carries the manifest
@@ -226,7 +237,9 @@ class RunSummaryPlugin:
         run_dir = self.config.stash.get(RUN_DIR, None)
         if run_dir is None or not self.entries:
             return
+        from pytest_spider2v.reports import manifest
         from pytest_spider2v.reports.summary import SUMMARY_FILE, summarize
+        from pytest_spider2v.run.records import write_json_atomic
 
         done = self._completed(finished=True)
         write_json_atomic(run_dir / manifest.MANIFEST_FILE, done)

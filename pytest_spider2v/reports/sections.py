@@ -11,10 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from pytest_spider2v.reports.task_summary import TaskSummary
+if TYPE_CHECKING:  # a column reads the summaries a run makes; the plugin loads this at start-up
+    from pytest_spider2v.reports.task_summary import TaskSummary
 
 #: a section's or a column's name: it becomes an HTML id or class (``spider2v-<name>``, ``col-<name>``),
 #: and pytest-html finds a sortable column's cells by it

@@ -42,6 +42,7 @@ from pytest_spider2v.run.results import (
     TaskTimings,
     Video,
 )
+from pytest_spider2v.run.slugs import slug
 from pytest_spider2v.tasks.model import Task
 
 #: Setting names that may hold a secret (API keys, tokens, passwords): never written in clear.
@@ -66,11 +67,6 @@ def record_path(task: Task) -> Path:
     run (``--resume``, a replay) finds the same task's record."""
     name = f"{task.id}-{task.variant}" if task.layout == "project" else task.id  # only a project file has variants
     return Path(slug(task.app)) / slug(name)
-
-
-def slug(text: str) -> str:
-    """``text`` as one folder name: anything but letters, digits and ``._+-`` becomes ``_``."""
-    return re.sub(r"[^A-Za-z0-9._+-]+", "_", text).strip("_") or "_"
 
 
 def public_settings(settings: Any) -> Any:

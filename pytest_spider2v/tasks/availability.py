@@ -79,10 +79,10 @@ def declared_reasons(task: Task, accounts: Accounts) -> list[str]:
         reasons += [f"needs account settings file {name} ({where}), not in {accounts.settings_dir}"
                     for where, name in settings_files(task) if not (accounts.settings_dir / name).is_file()]
     for registry, name in named(task):
-        entry = registry.entry(name)
+        entry = registry.describe(name)
         if accounts.emulate and registry is setup_steps and entry.meta.get("console"):
             continue  # waived against an emulator
-        if entry.obj is None:
+        if entry.unavailable is not None:
             reasons.append(f"{registry.kind} '{name}': {entry.unavailable}")
         elif accounts.emulate and entry.meta.get("not_emulated"):
             reasons.append(f"{registry.kind} '{name}': {entry.meta['not_emulated']}")
@@ -116,7 +116,7 @@ def settings_files(task: Task) -> list[tuple[str, str]]:
 
 def accounts_used(task: Task) -> list[str]:
     """The accounts (``account`` meta: ``bigquery``, ``snowflake``, ...) the task's names need."""
-    used = (registry.entry(name).meta.get("account") for registry, name in named(task))
+    used = (registry.describe(name).meta.get("account") for registry, name in named(task))
     return list(dict.fromkeys(account for account in used if account))
 
 

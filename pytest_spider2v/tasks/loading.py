@@ -140,8 +140,8 @@ def _check_names(path: Path, spec: TaskSpec) -> None:
         for i, step in enumerate(steps):
             if step.type not in setup_steps:
                 fail(f"{where}[{i}].type", _unknown(setup_steps, step.type))
-            fn = setup_steps.entry(step.type).obj
-            if fn is not None and (problem := check_parameters(fn, 1, step.parameters)):
+            signature = setup_steps.describe(step.type).signature
+            if signature is not None and (problem := check_parameters(signature, 1, step.parameters)):
                 fail(f"{where}[{i}].parameters", f"{step.type}: {problem}")
 
     check_steps(spec.config, "config")

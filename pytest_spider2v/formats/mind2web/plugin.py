@@ -10,19 +10,20 @@ every step but its last valid one) 0, and ``noop`` 0.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_spider2v.formats.mind2web.answerers import card_options, model_vendor
 from pytest_spider2v.formats.mind2web.format import APP, FORMAT
-from pytest_spider2v.formats.mind2web.run import web_outcome
 from pytest_spider2v.formats.mind2web.steps import SnapshotSettings
 from pytest_spider2v.plugin.collection import BadTask, TaskFile, TaskItem
 from pytest_spider2v.plugin.fixtures import agent_settings
 from pytest_spider2v.plugin.keys import RUN_CONFIG
-from pytest_spider2v.run.evaluation import Evaluation
-from pytest_spider2v.run.records import TaskRecord
 from pytest_spider2v.tasks.model import Task, TaskFormatError
+
+if TYPE_CHECKING:  # a run's, imported by the hooks that run (every pytest start-up loads this plugin)
+    from pytest_spider2v.run.evaluation import Evaluation
+    from pytest_spider2v.run.records import TaskRecord
 
 #: ``--validate``'s checks of a Mind2Web task: agent -> the score it must have. The near miss (the
 #: oracle with one step's element wrong) proves the check can fail.
@@ -85,6 +86,8 @@ def _checks(collector: TaskFile, task: Task) -> list[pytest.Item]:
 @pytest.fixture
 def mind2web_outcome(request: pytest.FixtureRequest, spider2v_task: Task, spider2v_record: TaskRecord) -> Evaluation:
     """The task's steps answered and scored."""
+    from pytest_spider2v.formats.mind2web.run import web_outcome
+
     return web_outcome(spider2v_task, spider2v_record, agent_settings(request.node))
 
 
@@ -105,6 +108,8 @@ def check_web_task(request: pytest.FixtureRequest, mind2web_outcome: Evaluation)
 def pytest_spider2v_manifest(config: pytest.Config) -> dict[str, object]:
     """The candidates' sampling (a Mind2Web score depends on how many distractors, drawn how) and,
     for a model, the card's sampling its answers use (not the desktop agents' defaults)."""
+    from pytest_spider2v.formats.mind2web.answerers import card_options, model_vendor
+
     entries: dict[str, object] = {"mind2web_distractors": FORMAT.snapshot.distractors,
                                   "mind2web_seed": FORMAT.snapshot.seed}
     run = config.stash[RUN_CONFIG]

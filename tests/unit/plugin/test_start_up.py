@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -61,3 +62,32 @@ def test_registrations_are_still_made_at_start_up(start_up: dict[str, Any]) -> N
     assert {"compare_table", "compare_images", "check_local_database"} <= set(names["metrics"])
     assert {"openai", "anthropic"} <= set(names["agents"])
     assert "docker" in names["providers"]
+
+
+HEAP = """
+import gc, json, sys
+import pytest
+folder = sys.argv[1]
+first = pytest.main([folder, "--co", "-q", "-p", "no:cacheprovider", *sys.argv[2:]])
+frozen_after_first = gc.get_freeze_count()
+garbage = [[] for _ in range(1000)]
+for item in garbage:
+    item.append(item)  # cycles made between sessions: the next session must not freeze them
+del garbage, item
+pytest.main([folder, "--co", "-q", "-p", "no:cacheprovider", *sys.argv[2:]])
+before = gc.get_freeze_count()
+print(json.dumps([frozen_after_first, gc.collect() >= 1000, gc.get_freeze_count() == before]))
+"""
+
+
+@pytest.mark.parametrize("off", [False, True])
+def test_the_first_session_freezes_start_up_and_no_later_one_does(tmp_path: Path, off: bool) -> None:
+    """pytest's collections at the end of a session walk what start-up loaded unless it is frozen;
+    a second session in the same process (pytester) freezes nothing more, so the garbage made
+    between them is still collected; ``-p no:spider2v-heap`` turns the freezing off."""
+    done = subprocess.run([sys.executable, "-c", HEAP, str(tmp_path), *(["-p", "no:spider2v-heap"] if off else [])],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    frozen, collected, unchanged = json.loads(done.stdout.splitlines()[-1])
+    assert (frozen == 0) if off else (frozen > 10_000)
+    assert collected and unchanged
