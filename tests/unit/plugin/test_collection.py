@@ -180,6 +180,23 @@ def test_python_files_in_a_checkout_task_folder_are_data_not_test_modules(pytest
     assert result.ret == 0
 
 
+def test_a_project_task_folder_is_data_but_its_task_file_and_tests_outside_are_collected(
+        pytester: pytest.Pytester) -> None:
+    """A task ships scripts and tests for its environment (``test_*.py``, even a ``conftest.py`` in
+    a folder of its data): none is the session's own. Its task file is, and so is a test module
+    beside the task folders."""
+    path = write_task(pytester.path, sum_sales())
+    (path.parent / "test_pipeline.py").write_text("def test_x():\n    pass\n")
+    (path.parent / "project").mkdir()
+    (path.parent / "project" / "conftest.py").write_text("raise SystemExit('a task's conftest was loaded')\n")
+    (path.parent / "project" / "test_models.py").write_text("def test_y():\n    pass\n")
+    (pytester.path / "tasks" / "test_outside.py").write_text("def test_z():\n    pass\n")
+    result = pytester.runpytest("tasks", "--collect-only", "-q")
+    assert sorted(collected(result)) == ["tasks/calc/sum-sales/task.json::sum-sales[abstract]",
+                                      "tasks/test_outside.py::test_z"]
+    assert result.ret == 0
+
+
 def test_validate_gives_a_checkout_task_the_reference_near_miss_and_reset_checks(pytester: pytest.Pytester) -> None:
     write_checkout_task(pytester.path / "checkout", sum_sales())
     result = pytester.runpytest("checkout", "--validate", "--collect-only", "-q")
