@@ -93,9 +93,8 @@ class Described:
 @dataclass(frozen=True)
 class Indexed:
     """A name an extension package's index says one of its modules registers (see
-    :func:`load_index`): described from the index, imported when the name is first used."""
+    :func:`load_index`): described from the index until the indexed modules are imported."""
 
-    module: str
     meta: Meta
     unavailable: str | None = None
     #: A setup step's parameters, written as in its ``def`` without annotations or default values
@@ -182,6 +181,8 @@ class Registry(Generic[T]):
         """Whether ``name`` is registered once the indexed modules, and then every module of the
         indexed packages, are imported: a name their index does not list yet (a stale index) is
         found, at the price of imports only a name no index knows pays."""
+        if not self._indexed:
+            return False  # a registry no index fills: its modules registered on import
         _import_indexed_modules()
         while name not in self._entries and _unsearched_packages:
             _import_indexed_modules(package_modules(_unsearched_packages.pop(0)))
@@ -257,10 +258,13 @@ class Registry(Generic[T]):
     def describe(self, name: str) -> Described:
         """The name's metadata, unavailability and (a step's) signature, from its index when its
         module is not imported yet: collecting a task costs no import of what it names."""
-        if name not in self._entries and name in self._indexed:
+        if name in self._entries:
+            entry = self._entries[name]
+        elif name in self._indexed:
             indexed = self._indexed[name]
             return Described(indexed.meta, indexed.unavailable, indexed.signature())
-        entry = self.entry(name)
+        else:
+            entry = self.entry(name)  # found by a search, or UnknownName
         signature = _signature(entry.obj) if callable(entry.obj) else None
         unavailable = entry.unavailable or ("not implemented" if entry.obj is None else None)
         return Described(entry.meta, unavailable, signature)
@@ -456,7 +460,7 @@ def load_index(package: str, path: Iterable[str]) -> None:
     registries = sys.modules[__name__]
     for registry_name, names in written["registries"].items():
         target = getattr(registries, registry_name)
-        target.index({name: Indexed(entry["module"], Meta(**entry.get("meta", {})), entry.get("unavailable"),
+        target.index({name: Indexed(Meta(**entry.get("meta", {})), entry.get("unavailable"),
                                     None if entry.get("parameters") is None else tuple(entry["parameters"]))
                       for name, entry in names.items()})
     _unimported.extend(written["modules"])

@@ -159,6 +159,22 @@ def test_an_indexed_name_is_known_and_described_without_imports_and_its_use_impo
                    False, True, True]
 
 
+def test_describing_or_missing_a_name_imports_no_indexed_module(tmp_path: Path) -> None:
+    """Collection describes every name its tasks use: one whose module another import already
+    registered (a format importing a metric's parser) is described from its registration, and a
+    name missing from a registry no index fills (an agent served by ``matches``), without
+    importing the indexed modules a run imports on first use."""
+    _toy(tmp_path, "toylazy")
+    out = _run(tmp_path, """
+        import toylazy
+        import toylazy.declared  # registers toy_console directly, as another module's import would
+        described = registry.setup_steps.describe("toy_console").unavailable
+        missing = "no-such-agent" in registry.agents
+        print(json.dumps([described, missing, "toylazy.apps.opening" in sys.modules]))
+    """)
+    assert out == ["needs the toy console", False, False]
+
+
 def test_a_module_missing_from_a_stale_index_still_registers(tmp_path: Path) -> None:
     """A file added after the index was written is found when its name is looked up (every module
     of the package is imported then); an unknown name still fails, with suggestions."""
@@ -221,7 +237,7 @@ def _f3(ctx, a=1, b=2): ...  # type: ignore[no-untyped-def]
 def test_an_indexed_signature_binds_as_the_function_does(fn: Any, params: dict[str, object]) -> None:
     """Collection checks a step's parameters against the index's signature: the same verdict and
     message as against the function itself, for every kind of parameter."""
-    indexed = Indexed("m", {}, None, tuple(parameter_list(inspect.signature(fn))))
+    indexed = Indexed({}, None, tuple(parameter_list(inspect.signature(fn))))
     signature = indexed.signature()
     assert signature is not None
     assert check_parameters(signature, 1, params) == check_parameters(fn, 1, params)
