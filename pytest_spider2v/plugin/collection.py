@@ -9,7 +9,6 @@ as usual, and pytest's collection errors keep their meaning for everything else.
 
 from __future__ import annotations
 
-import functools
 import types
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -34,7 +33,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     format calls data of its checkouts (an InfiAgent checkout's own scripts and tests). A project
     task folder holds one task file, and the rest (its folders too) is data, which collection
     does not walk."""
-    if _is_project_task_folder(collection_path.parent):
+    if _is_project_task_folder(collection_path.parent, config):
         return None if collection_path.name == PROJECT_FILE else True
     if not collection_path.is_file() or is_task_file(collection_path):
         return None
@@ -43,10 +42,15 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return None
 
 
-@functools.lru_cache(maxsize=4096)
-def _is_project_task_folder(folder: Path) -> bool:
-    """Whether ``folder`` holds a project ``task.json`` (asked for every path collection visits)."""
-    return (folder / PROJECT_FILE).is_file()
+#: folder -> whether it holds a project ``task.json``, for the session (asked for every path it visits)
+_TASK_FOLDERS = pytest.StashKey[dict[Path, bool]]()
+
+
+def _is_project_task_folder(folder: Path, config: pytest.Config) -> bool:
+    known = config.stash.setdefault(_TASK_FOLDERS, {})
+    if folder not in known:
+        known[folder] = (folder / PROJECT_FILE).is_file()
+    return known[folder]
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
